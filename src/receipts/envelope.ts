@@ -1,0 +1,79 @@
+/**
+ * The envelope check of flow-next's Ralph guard (`ralph-guard.py`, `validate_receipt_data`
+ * and `parse_receipt_path`): `type` and `id` non-empty strings, `verdict` one of four,
+ * and — when the file name has one of the guard's forms — `type` and `id` as the name says.
+ * Every other envelope key is allowed.
+ */
+import { isJsonObject, own, type JsonValue } from './json.js'
+import type { Verdict } from './schema.js'
+import { EnvelopeSchema } from './schema.js'
+
+/** What the envelope says, once it passed the guard. */
+export interface Envelope {
+  type: string
+  id: string
+  verdict: Verdict
+  /** Reviewer or backend (`codex`, `rp`, `host`, `triage_skip`, …); absent on some real receipts. */
+  mode: string | null
+}
+
+export type EnvelopeCheck =
+  { ok: true; envelope: Envelope } | { ok: false; reason: string }
+
+// The guard's slug suffix: `-x`, `-ab1`, or a multi-segment slug. Python's `\d` matches
+// any Unicode decimal digit and `$` also matches before a final newline: both kept.
+const SUFFIX = '(?:-[a-z0-9][a-z0-9-]*[a-z0-9]|-[a-z0-9]{1,3})?'
+const NAME_FORMS: ReadonlyArray<readonly [RegExp, string]> = [
+  [new RegExp(`^plan-(fn-\\p{Nd}+${SUFFIX})\\.json\\n?$`, 'u'), 'plan_review'],
+  [new RegExp(`^impl-(fn-\\p{Nd}+${SUFFIX}\\.\\p{Nd}+)\\.json\\n?$`, 'u'), 'impl_review'],
+  [new RegExp(`^completion-(fn-\\p{Nd}+${SUFFIX})\\.json\\n?$`, 'u'), 'completion_review']
+]
+
+/** The (type, id) a receipt's file name implies, or null when it has none of the forms. */
+export function typeAndIdFromName(path: string): { type: string; id: string } | null {
+  const base = path.slice(path.lastIndexOf('/') + 1)
+  for (const [form, type] of NAME_FORMS) {
+    const match = form.exec(base)
+    if (match?.[1] !== undefined) return { type, id: match[1] }
+  }
+  return null
+}
+
+/** Runs the guard over a parsed receipt; `path` is its repository path (or file name). */
+export function checkEnvelope(value: JsonValue, path: string): EnvelopeCheck {
+  if (!isJsonObject(value))
+    return { ok: false, reason: 'expected a JSON object at the top level' }
+  const fields = {
+    type: own(value, 'type'),
+    id: own(value, 'id'),
+    verdict: own(value, 'verdict')
+  }
+  const parsed = EnvelopeSchema.safeParse(fields)
+  if (!parsed.success) {
+    const typeOrId = parsed.error.issues.some((issue) => issue.path[0] !== 'verdict')
+    return {
+      ok: false,
+      reason: typeOrId
+        ? 'missing type/id (both must be non-empty strings)'
+        : `missing or invalid verdict (must be SHIP, NEEDS_WORK, MAJOR_RETHINK or NEEDS_HUMAN)`
+    }
+  }
+  const expected = typeAndIdFromName(path)
+  if (expected && parsed.data.type !== expected.type) {
+    return {
+      ok: false,
+      reason: `type mismatch: expected ${expected.type}, got ${parsed.data.type}`
+    }
+  }
+  if (expected && parsed.data.id !== expected.id) {
+    return {
+      ok: false,
+      reason: `id mismatch: expected ${expected.id}, got ${parsed.data.id}`
+    }
+  }
+  const mode = own(value, 'mode')
+  return {
+    ok: true,
+    envelope: { ...parsed.data, mode: typeof mode === 'string' ? mode : null }
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The structured projection of a receipt, validated exactly as flowctl does:
+ * `_review_findings_container_valid` (flowctl.py:5992), `validate_review_receipt_findings`
+ * (6652) and `validate_review_receipt_criteria` (6757). Each function returns reasons;
+ * "valid" means there are none, and agrees with flowctl's boolean.
+ */
+import { isJsonObject, own, type JsonObject, type JsonValue } from './json.js'
+import { historyFileName, lineageId } from './identity.js'
+import { reasonsFromZod } from './issues.js'
+import {
+  CriteriaSchema,
+  FindingsContainerSchema,
+  LIMITS,
+  TYPE_TO_KIND,
+  type Criterion,
+  type FindingsContainer
+} from './schema.js'
+import { hasLoneSurrogate, utf8Length } from './text.js'
+
+/** A validation answer: the typed value, or the reasons it is refused. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; reasons: string[] }
+
+/** Validates one findings v1 container on its own (no envelope binding). */
+export function checkContainer(
+  value: JsonValue | undefined,
+  prefix = 'findings'
+): Checked<FindingsContainer> {
+  if (!isJsonObject(value)) return refuse(`${prefix}: must be an object`)
+  const parsed = FindingsContainerSchema.safeParse(value, { reportInput: true })
+  if (!parsed.success) return { ok: false, reasons: reasonsFromZod(prefix, parsed.error) }
+  const container = parsed.data
+  const reasons = [...roundRules(container, prefix), ...itemRules(container, prefix)]
+  if (reasons.length === 0) reasons.push(...byteBound(value, prefix))
+  return reasons.length === 0
+    ? { ok: true, value: container }
+    : { ok: false, reasons: reasons.slice(0, 5) }
+}
+
+/** `round` 1 exactly for a root; more than 1 with a parent; a parent is not itself. */
+function roundRules(container: FindingsContainer, prefix: string): string[] {
+  const parent = container.supersedesReceiptId ?? null
+  if (parent === null && container.round !== 1) {
+    return [
+      `${prefix}.round: must be 1 without supersedesReceiptId (got ${container.round})`
+    ]
+  }
+  if (parent !== null && container.round <= 1) {
+    return [
+      `${prefix}.round: must be greater than 1 with supersedesReceiptId (got ${container.round})`
+    ]
+  }
+  if (parent !== null && parent === container.sourceReceiptId) {
+    return [`${prefix}.supersedesReceiptId: must differ from sourceReceiptId`]
+  }
+  return []
+}
+
+/** Ids, ordinals, lineage stamps and anchors, across the items of one container. */
+function itemRules(container: FindingsContainer, prefix: string): string[] {
+  const reasons: string[] = []
+  const ids = new Set<string>()
+  const ordinals = new Set<number>()
+  container.items.forEach((item, index) => {
+    const at = `${prefix}.items[${index}]`
+    const anchor = item.anchor
+    if (anchor?.endLine != null && anchor.endLine < anchor.startLine) {
+      reasons.push(
+        `${at}.anchor.endLine: must not be below startLine (${anchor.endLine} < ${anchor.startLine})`
+      )
+    }
+    if (ids.has(item.id)) reasons.push(`${at}.id: duplicate finding id ${item.id}`)
+    if (ordinals.has(item.ordinal))
+      reasons.push(`${at}.ordinal: duplicate ordinal ${item.ordinal}`)
+    ids.add(item.id)
+    ordinals.add(item.ordinal)
+    if (hasLoneSurrogate(item.firstSeenReceiptId)) {
+      reasons.push(
+        `${at}.firstSeenReceiptId: holds an unpaired surrogate (cannot be UTF-8 encoded)`
+      )
+    } else if (item.id !== lineageId(item.firstSeenReceiptId, item.ordinal)) {
+      reasons.push(
+        `${at}.id: is not derived from (firstSeenReceiptId, ordinal): expected ${lineageId(item.firstSeenReceiptId, item.ordinal)}`
+      )
+    }
+    if (item.lastSeenReceiptId !== container.sourceReceiptId) {
+      reasons.push(`${at}.lastSeenReceiptId: must equal the container's sourceReceiptId`)
+    }
+    if (anchor && anchor.headSha !== container.headSha) {
+      reasons.push(`${at}.anchor.headSha: must equal the container's headSha`)
+    }
+    if (anchor && anchor.baseSha !== container.baseSha) {
+      reasons.push(
+        container.baseSha === undefined
+          ? `${at}.anchor: a container without baseSha cannot hold anchors`
+          : `${at}.anchor.baseSha: must equal the container's baseSha`
+      )
+    }
+  })
+  return reasons
+}
+
+/** The 256 KiB bound on compact, sorted-key UTF-8 JSON (key order does not change the length). */
+function byteBound(raw: JsonObject, prefix: string): string[] {
+  if (containsLoneSurrogate(raw)) {
+    return [`${prefix}: holds an unpaired surrogate (flowctl cannot encode it as UTF-8)`]
+  }
+  const bytes = utf8Length(JSON.stringify(raw))
+  return bytes > LIMITS.containerBytes
+    ? [
+        `${prefix}: is ${bytes} bytes as compact JSON, over the ${LIMITS.containerBytes}-byte bound`
+      ]
+    : []
+}
+
+function containsLoneSurrogate(value: JsonValue): boolean {
+  if (typeof value === 'string') return hasLoneSurrogate(value)
+  if (Array.isArray(value)) return value.some(containsLoneSurrogate)
+  if (isJsonObject(value))
+    return Object.keys(value).some(
+      (key) => hasLoneSurrogate(key) || containsLoneSurrogate(value[key] ?? null)
+    )
+  return false
+}
+
+/**
+ * The envelope binding of `validate_review_receipt_findings`: no findings (or null) is
+ * valid legacy; otherwise a valid container whose kind matches `type` and whose
+ * backend equals `mode`.
+ */
+export function checkFindings(receipt: JsonObject): Checked<FindingsContainer | null> {
+  const findings = own(receipt, 'findings')
+  if (findings === undefined || findings === null) return { ok: true, value: null }
+  const container = checkContainer(findings)
+  if (!container.ok) return container
+  const type = own(receipt, 'type')
+  const expected = typeof type === 'string' ? TYPE_TO_KIND[type] : undefined
+  if (expected !== container.value.reviewKind) {
+    return refuse(
+      expected === undefined
+        ? `type: ${describeType(type)} cannot carry findings (plan_review, impl_review, completion_review or qa_verdict can)`
+        : `findings.reviewKind: must be ${expected} for a ${String(type)} receipt (got ${container.value.reviewKind})`
+    )
+  }
+  const mode = own(receipt, 'mode')
+  if (typeof mode !== 'string' || mode !== container.value.backend) {
+    return refuse(
+      `mode: must equal findings.backend ${JSON.stringify(container.value.backend)} (got ${typeof mode === 'string' ? JSON.stringify(mode) : 'no string'})`
+    )
+  }
+  return container
+}
+
+/** `validate_review_receipt_criteria`: completion receipts only, G-ids unique. */
+export function checkCriteria(receipt: JsonObject): Checked<Criterion[] | null> {
+  const criteria = own(receipt, 'criteria')
+  if (criteria === undefined || criteria === null) return { ok: true, value: null }
+  if (own(receipt, 'type') !== 'completion_review') {
+    return refuse('criteria: only a completion_review receipt may carry criteria')
+  }
+  const parsed = CriteriaSchema.safeParse(criteria, { reportInput: true })
+  if (!parsed.success)
+    return { ok: false, reasons: reasonsFromZod('criteria', parsed.error) }
+  const seen = new Set<string>()
+  for (const [index, criterion] of parsed.data.entries()) {
+    if (seen.has(criterion.id))
+      return refuse(`criteria[${index}].id: duplicate criterion ${criterion.id}`)
+    seen.add(criterion.id)
+  }
+  return { ok: true, value: parsed.data }
+}
+
+/** The name a history generation must have (`sha256(sourceReceiptId).json`), or a reason. */
+export function expectedHistoryName(container: FindingsContainer): string | null {
+  return hasLoneSurrogate(container.sourceReceiptId)
+    ? null
+    : historyFileName(container.sourceReceiptId)
+}
+
+function describeType(type: JsonValue | undefined): string {
+  return typeof type === 'string' ? JSON.stringify(type) : 'a missing or non-string type'
+}
+
+function refuse<T>(reason: string): Checked<T> {
+  return { ok: false, reasons: [reason] }
+}

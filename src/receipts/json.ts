@@ -1,0 +1,334 @@
+/**
+ * A strict JSON reader that keeps what `JSON.parse` throws away.
+ *
+ * flowctl reads receipts with Python's `json` module, where `100.0` and `1e2` are
+ * floats and `100` is an int; its validators reject floats where an int is required.
+ * `JSON.parse` makes all three the same number, so this reader looks at each number
+ * token: integer tokens become plain numbers, every other token a {@link JsonFloat}
+ * (a boxed number that remembers its source). Integers beyond 2^53 − 1 cannot be
+ * held exactly and become {@link JsonBigInt}: the projection treats them as invalid.
+ *
+ * Objects have a null prototype, so `__proto__`, `constructor` and friends are plain
+ * own keys and nothing a receipt says can reach `Object.prototype`.
+ */
+
+/** A number written with a fraction or an exponent (`100.0`, `1e2`): never an integer. */
+export class JsonFloat extends Number {
+  constructor(readonly source: string) {
+    super(Number(source))
+  }
+}
+
+/** An integer token too large to hold exactly in a JS number. */
+export class JsonBigInt extends Number {
+  constructor(readonly source: string) {
+    super(Number(source))
+  }
+}
+
+/** An object parsed from JSON text: own keys only, null prototype. */
+export interface JsonObject {
+  [key: string]: JsonValue
+}
+
+/** Any value the reader produces. */
+export type JsonValue =
+  null | boolean | number | string | JsonFloat | JsonBigInt | JsonValue[] | JsonObject
+
+/** The reader's answer: a value, or why there is none. */
+export type JsonRead = { ok: true; value: JsonValue } | { ok: false; reason: string }
+
+/**
+ * Deepest nesting read. CPython's decoder gives up near 1,000 levels (its recursion
+ * limit); deeper input is refused here with a reason instead of a stack overflow.
+ */
+export const MAX_JSON_DEPTH = 900
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** Decodes receipt bytes as flowctl does (`read_text(encoding="utf-8")`), strictly. */
+export function decodeUtf8(
+  bytes: Uint8Array
+): { ok: true; text: string } | { ok: false; reason: string } {
+  try {
+    return { ok: true, text: UTF8.decode(bytes) }
+  } catch {
+    return { ok: false, reason: `not valid UTF-8 (at byte ${firstInvalidUtf8(bytes)})` }
+  }
+}
+
+/** Reads receipt bytes: UTF-8, no BOM, strict JSON. */
+export function readJsonBytes(bytes: Uint8Array): JsonRead {
+  const decoded = decodeUtf8(bytes)
+  if (!decoded.ok) return decoded
+  return parseJsonText(decoded.text)
+}
+
+/** Parses strict JSON text (RFC 8259: no NaN, no trailing commas, no comments, no BOM). */
+export function parseJsonText(text: string): JsonRead {
+  if (text.charCodeAt(0) === 0xfeff) {
+    return {
+      ok: false,
+      reason: 'starts with a UTF-8 byte order mark (flowctl cannot read it)'
+    }
+  }
+  try {
+    const parser = new Parser(text)
+    return { ok: true, value: parser.document() }
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) return { ok: false, reason: error.message }
+    // A RangeError here would be a parser bug; it must still not crash the run.
+    return { ok: false, reason: `unreadable JSON (${String(error)})` }
+  }
+}
+
+class JsonSyntaxError extends Error {}
+
+const WHITESPACE = /[ \t\n\r]*/y
+const STRING_RUN = /[^"\\\u0000-\u001f]*/y
+const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t'
+}
+
+class Parser {
+  private pos = 0
+  constructor(private readonly text: string) {}
+
+  document(): JsonValue {
+    this.skipWhitespace()
+    const value = this.value(0)
+    this.skipWhitespace()
+    if (this.pos < this.text.length) this.fail('unexpected text after the JSON value')
+    return value
+  }
+
+  private value(depth: number): JsonValue {
+    const ch = this.text[this.pos]
+    switch (ch) {
+      case '{':
+        return this.object(depth + 1)
+      case '[':
+        return this.array(depth + 1)
+      case '"':
+        return this.string()
+      case 't':
+        return this.literal('true', true)
+      case 'f':
+        return this.literal('false', false)
+      case 'n':
+        return this.literal('null', null)
+      default:
+        if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9'))
+          return this.number()
+        if (ch === undefined) this.fail('unexpected end of input')
+        if (ch === 'N' || ch === 'I') this.fail('NaN and Infinity are not JSON')
+        return this.fail(`unexpected character ${describeChar(ch)}`)
+    }
+  }
+
+  private object(depth: number): JsonObject {
+    this.checkDepth(depth)
+    this.pos++ // {
+    const result = Object.create(null) as JsonObject
+    this.skipWhitespace()
+    if (this.text[this.pos] === '}') {
+      this.pos++
+      return result
+    }
+    for (;;) {
+      if (this.text[this.pos] !== '"') {
+        this.fail(
+          this.text[this.pos] === '}'
+            ? 'trailing comma in object'
+            : 'expected a string key'
+        )
+      }
+      const key = this.string()
+      this.skipWhitespace()
+      if (this.text[this.pos] !== ':') this.fail("expected ':' after an object key")
+      this.pos++
+      this.skipWhitespace()
+      // Duplicate keys: the last one wins, as in Python's json and JSON.parse.
+      result[key] = this.value(depth)
+      this.skipWhitespace()
+      const next = this.text[this.pos]
+      this.pos++
+      if (next === '}') return result
+      if (next !== ',') this.fail("expected ',' or '}' in object", this.pos - 1)
+      this.skipWhitespace()
+    }
+  }
+
+  private array(depth: number): JsonValue[] {
+    this.checkDepth(depth)
+    this.pos++ // [
+    const result: JsonValue[] = []
+    this.skipWhitespace()
+    if (this.text[this.pos] === ']') {
+      this.pos++
+      return result
+    }
+    for (;;) {
+      if (this.text[this.pos] === ']') this.fail('trailing comma in array')
+      result.push(this.value(depth))
+      this.skipWhitespace()
+      const next = this.text[this.pos]
+      this.pos++
+      if (next === ']') return result
+      if (next !== ',') this.fail("expected ',' or ']' in array", this.pos - 1)
+      this.skipWhitespace()
+    }
+  }
+
+  private string(): string {
+    const start = this.pos
+    this.pos++ // opening quote
+    let out = ''
+    for (;;) {
+      STRING_RUN.lastIndex = this.pos
+      STRING_RUN.exec(this.text)
+      out += this.text.slice(this.pos, STRING_RUN.lastIndex)
+      this.pos = STRING_RUN.lastIndex
+      const ch = this.text[this.pos]
+      if (ch === '"') {
+        this.pos++
+        return out
+      }
+      if (ch === undefined) this.fail('unterminated string', start)
+      if (ch !== '\\') this.fail(`raw control character ${describeChar(ch)} in a string`)
+      out += this.escape()
+    }
+  }
+
+  private escape(): string {
+    const code = this.text[this.pos + 1]
+    if (code === 'u') {
+      const hex = this.text.slice(this.pos + 2, this.pos + 6)
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('invalid \\u escape')
+      this.pos += 6
+      return String.fromCharCode(parseInt(hex, 16))
+    }
+    const mapped = code === undefined ? undefined : ESCAPES[code]
+    if (mapped === undefined) this.fail('invalid escape in a string')
+    this.pos += 2
+    return mapped
+  }
+
+  private number(): number | JsonFloat | JsonBigInt {
+    NUMBER.lastIndex = this.pos
+    const match = NUMBER.exec(this.text)
+    if (!match) return this.fail('invalid number')
+    const source = match[0]
+    this.pos += source.length
+    if (match[1] !== undefined || match[2] !== undefined) return new JsonFloat(source)
+    const value = Number(source)
+    return Number.isSafeInteger(value) ? value : new JsonBigInt(source)
+  }
+
+  private literal<T>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.pos)) this.fail('invalid literal')
+    this.pos += word.length
+    return value
+  }
+
+  private skipWhitespace(): void {
+    WHITESPACE.lastIndex = this.pos
+    WHITESPACE.exec(this.text)
+    this.pos = WHITESPACE.lastIndex
+  }
+
+  private checkDepth(depth: number): void {
+    if (depth > MAX_JSON_DEPTH) this.fail(`nested deeper than ${MAX_JSON_DEPTH} levels`)
+  }
+
+  private fail(message: string, at = this.pos): never {
+    const { line, column } = lineColumn(this.text, at)
+    throw new JsonSyntaxError(`invalid JSON: ${message} at line ${line} column ${column}`)
+  }
+}
+
+function lineColumn(text: string, at: number): { line: number; column: number } {
+  let line = 1
+  let lineStart = 0
+  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
+    line++
+    lineStart = i + 1
+  }
+  return { line, column: at - lineStart + 1 }
+}
+
+function describeChar(ch: string): string {
+  const code = ch.codePointAt(0) ?? 0
+  const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`
+  return code >= 0x20 && code < 0x7f ? `'${ch}'` : hex
+}
+
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  // Only reached on failure: a linear scan for the first byte the decoder refused.
+  let i = 0
+  while (i < bytes.length) {
+    const b = bytes[i] ?? 0
+    const need =
+      b < 0x80
+        ? 0
+        : b >= 0xc2 && b <= 0xdf
+          ? 1
+          : b >= 0xe0 && b <= 0xef
+            ? 2
+            : b >= 0xf0 && b <= 0xf4
+              ? 3
+              : -1
+    if (need < 0) return i
+    if (need > 0) {
+      const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80
+      const hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf
+      const second = bytes[i + 1]
+      if (second === undefined || second < lo || second > hi) return i
+      for (let k = 2; k <= need; k++) {
+        const next = bytes[i + k]
+        if (next === undefined || next < 0x80 || next > 0xbf) return i
+      }
+    }
+    i += need + 1
+  }
+  return bytes.length
+}
+
+/** True for a JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof Number)
+  )
+}
+
+/** An own property of a parsed object, never an inherited one. */
+export function own(object: JsonObject, key: string): JsonValue | undefined {
+  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined
+}
+
+/** Describes a value for a reason line: type and a short form, never the whole thing. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null'
+  if (value === undefined) return 'nothing'
+  if (value instanceof JsonFloat) return `the float ${value.source}`
+  if (value instanceof JsonBigInt) return `the integer ${value.source}, beyond 2^53 - 1`
+  if (typeof value === 'boolean') return `the boolean ${String(value)}`
+  if (typeof value === 'number') return `the number ${String(value)}`
+  if (typeof value === 'string') {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value
+    return `the string ${JSON.stringify(shown)}`
+  }
+  if (Array.isArray(value)) return `an array of ${value.length}`
+  return 'an object'
+}

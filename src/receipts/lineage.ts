@@ -1,0 +1,341 @@
+/**
+ * Generations and currentness of one receipt, as flowctl's
+ * `load_review_receipt_generations` (flowctl.py:6994) and
+ * `select_current_review_findings` (6828) decide them — with one change: flowctl's
+ * "tip headSha == head" is a predicate here (`isCurrent`), so the review-head rule
+ * (a reviewed SHA followed only by bookkeeping commits) plugs in. The predicate is
+ * synchronous: callers resolve the candidate heads first (see `candidateHeads`).
+ */
+import { expectedHistoryName, checkFindings } from './findings.js'
+import {
+  isJsonObject,
+  own,
+  readJsonBytes,
+  type JsonObject,
+  type JsonValue
+} from './json.js'
+import type { FindingItem, FindingsContainer, ReviewKind } from './schema.js'
+import { SEVERITIES } from './schema.js'
+
+/** One file of `<receipt>.history/`, as read from the tree. */
+export interface HistoryFile {
+  /** File name inside the history folder. */
+  name: string
+  /** Its bytes, or why they could not be read (over a cap, a symlink, a folder, …). */
+  bytes: Uint8Array | { unreadable: string }
+}
+
+/** A generation that loaded: the whole receipt and its (valid) container, if any. */
+export interface Generation {
+  source: 'latest' | 'history'
+  name: string
+  receipt: JsonObject
+  findings: FindingsContainer | null
+}
+
+export type LoadResult =
+  { ok: true; generations: Generation[] } | { ok: false; reason: string }
+
+/**
+ * Loads the lineage of one receipt: its history generations (sorted by name) and the
+ * latest pointer. `latest` is the parsed latest receipt with its valid container (or
+ * null when the latest pointer is missing: an orphaned history). Fails closed, with
+ * the reason, on any history file flowctl would refuse.
+ */
+export function loadGenerations(
+  latest: {
+    receipt: JsonObject
+    findings: FindingsContainer | null
+    name: string
+  } | null,
+  history: readonly HistoryFile[]
+): LoadResult {
+  let scope = latest ? scopeOf(latest.receipt) : null
+  const generations: Generation[] = []
+  for (const file of [...history].sort((a, b) => comparePython(a.name, b.name))) {
+    const loaded = loadHistoryFile(file)
+    if (!loaded.ok) return loaded
+    const fileScope = scopeOf(loaded.generation.receipt)
+    if (scope === null) scope = fileScope
+    if (pyEqual(fileScope, scope)) generations.push(loaded.generation)
+    else if (latest === null) {
+      return {
+        ok: false,
+        reason: `history ${file.name} belongs to another receipt (type, id, mode differ)`
+      }
+    }
+  }
+  if (latest)
+    generations.push({
+      source: 'latest',
+      name: latest.name,
+      receipt: latest.receipt,
+      findings: latest.findings
+    })
+  return generations.length > 0
+    ? { ok: true, generations }
+    : { ok: false, reason: 'no receipt and no history' }
+}
+
+function loadHistoryFile(
+  file: HistoryFile
+): { ok: true; generation: Generation } | { ok: false; reason: string } {
+  const fail = (why: string): { ok: false; reason: string } => ({
+    ok: false,
+    reason: `history ${file.name}: ${why}`
+  })
+  if (!(file.bytes instanceof Uint8Array)) return fail(file.bytes.unreadable)
+  const read = readJsonBytes(file.bytes)
+  if (!read.ok) return fail(read.reason)
+  if (!isJsonObject(read.value)) return fail('is not a JSON object')
+  const findings = checkFindings(read.value)
+  if (!findings.ok) return fail(`invalid findings: ${findings.reasons[0] ?? ''}`)
+  if (findings.value === null)
+    return fail('has no findings container (only structured generations are archived)')
+  const expected = expectedHistoryName(findings.value)
+  if (expected !== file.name)
+    return fail(`must be named ${expected ?? 'sha256(sourceReceiptId).json'}`)
+  return {
+    ok: true,
+    generation: {
+      source: 'history',
+      name: file.name,
+      receipt: read.value,
+      findings: findings.value
+    }
+  }
+}
+
+/** The (type, id, mode) scope of a receipt: generations of other scopes are not its lineage. */
+function scopeOf(receipt: JsonObject): JsonValue[] {
+  return [
+    own(receipt, 'type') ?? null,
+    own(receipt, 'id') ?? null,
+    own(receipt, 'mode') ?? null
+  ]
+}
+
+/** The outcome of selection for one receipt. */
+export type Selection =
+  | { state: 'current'; tip: FindingsContainer; chainLength: number }
+  | { state: 'stale'; tip: FindingsContainer; chainLength: number }
+  | { state: 'ambiguous'; reason: string }
+  | { state: 'absent' }
+
+/** Optional kind/backend filter; the product passes the receipt's own. */
+export interface SelectionFilter {
+  kind?: ReviewKind
+  backend?: string
+}
+
+/** The head SHAs of the unsuperseded generations: what `isCurrent` will be asked about. */
+export function candidateHeads(containers: readonly FindingsContainer[]): string[] {
+  const superseded = new Set(
+    containers.map((c) => c.supersedesReceiptId).filter((id) => id != null)
+  )
+  return [
+    ...new Set(
+      containers.filter((c) => !superseded.has(c.sourceReceiptId)).map((c) => c.headSha)
+    )
+  ]
+}
+
+/**
+ * flowctl's selection over already-validated containers, with the head test as a
+ * predicate. Exactly one current unsuperseded tip → `current`; several → `ambiguous`;
+ * none → `stale` when there is one tip, `ambiguous` when several. Structural faults
+ * (duplicate ids, missing or mismatched parents, a broken chain, an incomplete
+ * snapshot) → `ambiguous` with the rule that failed.
+ */
+export function selectCurrent(
+  all: readonly FindingsContainer[],
+  isCurrent: (sha: string) => boolean,
+  filter: SelectionFilter = {}
+): Selection {
+  const containers = all.filter(
+    (c) =>
+      (filter.kind === undefined || c.reviewKind === filter.kind) &&
+      (filter.backend === undefined || c.backend === filter.backend)
+  )
+  const byId = new Map<string, FindingsContainer>()
+  for (const container of containers) {
+    if (byId.has(container.sourceReceiptId)) {
+      return ambiguous(
+        `two generations share sourceReceiptId ${short(container.sourceReceiptId)}`
+      )
+    }
+    byId.set(container.sourceReceiptId, container)
+  }
+  if (byId.size === 0) return { state: 'absent' }
+  const superseded = new Set<string>()
+  for (const container of containers) {
+    const fault = parentFault(container, byId)
+    if (fault) return ambiguous(fault)
+    if (container.supersedesReceiptId != null)
+      superseded.add(container.supersedesReceiptId)
+  }
+  const tips = containers.filter((c) => !superseded.has(c.sourceReceiptId))
+  const current = tips.filter((c) => isCurrent(c.headSha))
+  if (current.length > 1)
+    return ambiguous(
+      `${current.length} unsuperseded generations are current (a forked lineage)`
+    )
+  if (current.length === 0 && tips.length !== 1) {
+    return ambiguous(`${tips.length} unsuperseded generations and none is current`)
+  }
+  const tip = (current[0] ?? tips[0]) as FindingsContainer
+  const walked = walkChain(tip, byId)
+  if (typeof walked === 'string') return ambiguous(walked)
+  return { state: current.length === 1 ? 'current' : 'stale', tip, chainLength: walked }
+}
+
+function parentFault(
+  container: FindingsContainer,
+  byId: Map<string, FindingsContainer>
+): string | null {
+  const parentId = container.supersedesReceiptId
+  if (parentId == null) {
+    return container.round === 1 ? null : `round ${container.round} has no parent`
+  }
+  const parent = byId.get(parentId)
+  if (!parent)
+    return `round ${container.round} supersedes ${short(parentId)}, which is not in its history`
+  if (
+    parent.reviewKind !== container.reviewKind ||
+    parent.backend !== container.backend
+  ) {
+    return `round ${container.round} supersedes a generation of another kind or backend`
+  }
+  if (parent.round + 1 !== container.round) {
+    return `round ${container.round} supersedes round ${parent.round} (rounds must advance by one)`
+  }
+  return null
+}
+
+/** Step 5 of flowctl's selection: the chain from root to tip must be a complete, consistent lineage. */
+function walkChain(
+  tip: FindingsContainer,
+  byId: Map<string, FindingsContainer>
+): number | string {
+  const chain: FindingsContainer[] = []
+  const seen = new Set<string>()
+  for (let cursor: FindingsContainer | undefined = tip; cursor;) {
+    if (seen.has(cursor.sourceReceiptId)) return 'the supersedes chain has a cycle'
+    seen.add(cursor.sourceReceiptId)
+    chain.push(cursor)
+    cursor =
+      cursor.supersedesReceiptId == null
+        ? undefined
+        : byId.get(cursor.supersedesReceiptId)
+  }
+  const known = new Set<string>()
+  const priorOwners = new Map<string, string>()
+  const chainIds = new Set<string>()
+  for (const generation of chain.reverse()) {
+    chainIds.add(generation.sourceReceiptId)
+    const ids = new Set(generation.items.map((item) => item.id))
+    for (const id of known) {
+      if (!ids.has(id))
+        return `round ${generation.round} drops finding ${id} (every generation must be a complete snapshot)`
+    }
+    for (const item of generation.items) {
+      const fault = itemLineageFault(item, generation, { known, priorOwners, chainIds })
+      if (fault) return fault
+      known.add(item.id)
+    }
+  }
+  return chain.length
+}
+
+function itemLineageFault(
+  item: FindingItem,
+  generation: FindingsContainer,
+  state: { known: Set<string>; priorOwners: Map<string, string>; chainIds: Set<string> }
+): string | null {
+  const at = `round ${generation.round}, ${item.id}`
+  if (!state.chainIds.has(item.firstSeenReceiptId))
+    return `${at}: first seen in a receipt outside its chain`
+  if (
+    item.firstSeenReceiptId !== generation.sourceReceiptId &&
+    !state.known.has(item.id)
+  ) {
+    return `${at}: claims an earlier round but no earlier round holds it`
+  }
+  if (
+    state.known.has(item.id) &&
+    item.firstSeenReceiptId === generation.sourceReceiptId
+  ) {
+    return `${at}: claims to be new but an earlier round holds it`
+  }
+  const prior = item.priorFindingId
+  if (prior != null) {
+    const owner = state.priorOwners.get(prior)
+    if (!state.known.has(prior))
+      return `${at}: priorFindingId ${prior} is not an earlier finding`
+    if (owner !== undefined && owner !== item.id)
+      return `${at}: priorFindingId ${prior} is already claimed by ${owner}`
+    state.priorOwners.set(prior, item.id)
+  }
+  return null
+}
+
+const SEVERITY_RANK = new Map(SEVERITIES.map((severity, rank) => [severity, rank]))
+
+/** Canonical display order: P0→P3, then confidence high→low, then ordinal. Input order is never required. */
+export function sortItems<
+  T extends Pick<FindingItem, 'severity' | 'confidence' | 'ordinal'>
+>(items: readonly T[]): T[] {
+  return [...items].sort(
+    (a, b) =>
+      (SEVERITY_RANK.get(a.severity) ?? 9) - (SEVERITY_RANK.get(b.severity) ?? 9) ||
+      b.confidence - a.confidence ||
+      a.ordinal - b.ordinal
+  )
+}
+
+function ambiguous(reason: string): Selection {
+  return { state: 'ambiguous', reason }
+}
+
+function short(id: string): string {
+  return id.length > 20 ? `${id.slice(0, 19)}…` : id
+}
+
+/** Python's default string order: by code point, not by UTF-16 unit. */
+export function comparePython(a: string, b: string): number {
+  const left = Array.from(a)
+  const right = Array.from(b)
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const diff = (left[i]?.codePointAt(0) ?? 0) - (right[i]?.codePointAt(0) ?? 0)
+    if (diff !== 0) return diff
+  }
+  return left.length - right.length
+}
+
+/** Python's `==` on JSON values (True == 1, 1 == 1.0; lists and dicts by content). */
+export function pyEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  const num = (v: unknown): number | null =>
+    typeof v === 'number' || typeof v === 'boolean' || v instanceof Number
+      ? Number(v)
+      : null
+  const na = num(a)
+  const nb = num(b)
+  if (na !== null || nb !== null) return na !== null && nb !== null && na === nb
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((v, i) => pyEqual(v, b[i]))
+    )
+  }
+  if (isJsonObject(a) || isJsonObject(b)) {
+    if (!isJsonObject(a) || !isJsonObject(b)) return false
+    const keys = Object.keys(a)
+    return (
+      keys.length === Object.keys(b).length &&
+      keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && pyEqual(a[k], b[k]))
+    )
+  }
+  return a === b
+}

@@ -1,0 +1,46 @@
+/**
+ * Anchor paths, cleaned and checked exactly as flowctl's `_review_finding_safe_path`
+ * (`flowctl.py:5359`): strip, drop one pair of backticks, drop a leading and a trailing
+ * `*`/`**`, strip again, turn `\` into `/`; then refuse empty, over-long, absolute,
+ * drive-letter, and empty/`.`/`..` segments. The stored value need not be clean.
+ */
+import { LIMITS } from './limits.js'
+import { withinCodePoints } from './text.js'
+
+/** Python's `str.isspace()` set: wider than JS `trim()` at \x1c-\x1f and \x85, narrower at U+FEFF. */
+const PY_SPACE =
+  '\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000'
+const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`)
+const TRAILING_SPACE = new RegExp(`[${PY_SPACE}]+$`)
+// Python's `$` also matches before a final newline; the lookahead keeps that quirk.
+const EDGE_STARS = /^\*{1,2}|\*{1,2}(?=\n?$)/g
+
+/** Python's `str.strip()` with no argument. */
+export function pyStrip(value: string): string {
+  return value.replace(LEADING_SPACE, '').replace(TRAILING_SPACE, '')
+}
+
+/** flowctl's `_review_finding_clean_markdown`. */
+export function cleanMarkdown(value: string): string {
+  let cleaned = pyStrip(value)
+  if (cleaned.length >= 2 && cleaned.startsWith('`') && cleaned.endsWith('`')) {
+    cleaned = cleaned.slice(1, -1)
+  }
+  return pyStrip(cleaned.replace(EDGE_STARS, ''))
+}
+
+/** The cleaned path, or `null` when flowctl would refuse it. */
+export function safePath(value: string): string | null {
+  const path = cleanMarkdown(value).replaceAll('\\', '/')
+  if (
+    path === '' ||
+    !withinCodePoints(path, LIMITS.path) ||
+    path.startsWith('/') ||
+    /^[A-Za-z]:\//.test(path)
+  ) {
+    return null
+  }
+  return path.split('/').some((part) => part === '' || part === '.' || part === '..')
+    ? null
+    : path
+}

@@ -1,0 +1,80 @@
+/**
+ * One receipt file, read and judged on its own: bytes → JSON → envelope (guard) →
+ * structured projection (findings + criteria). Nothing here throws on bad input.
+ */
+import { checkEnvelope, type Envelope } from './envelope.js'
+import { checkCriteria, checkFindings } from './findings.js'
+import { readJsonBytes, type JsonObject } from './json.js'
+import type { Criterion, FindingsContainer } from './schema.js'
+
+/** State of the structured projection: `absent` means a legacy receipt (verdict + prose). */
+export type ProjectionState = 'valid' | 'absent' | 'invalid'
+
+/** The projection of a readable receipt. */
+export interface Projection {
+  state: ProjectionState
+  /** The valid container, when there is one. */
+  findings: FindingsContainer | null
+  criteria: Criterion[] | null
+  /** Why the projection is invalid; empty otherwise. */
+  reasons: string[]
+}
+
+/** A receipt that passed the reader and the guard. */
+export interface ReadableReceipt {
+  readable: true
+  path: string
+  envelope: Envelope
+  projection: Projection
+  /** The whole parsed receipt (null-prototype objects): other envelope fields live here. */
+  data: JsonObject
+}
+
+/** A receipt that could not be read, or failed the guard: the gate's unknown state. */
+export interface UnreadableReceipt {
+  readable: false
+  path: string
+  reason: string
+  /** The parsed value when the JSON itself was fine (the guard refused it). */
+  data: JsonObject | null
+}
+
+export type InspectedReceipt = ReadableReceipt | UnreadableReceipt
+
+/** Reads and judges one receipt file. */
+export function inspectReceipt(path: string, bytes: Uint8Array): InspectedReceipt {
+  const read = readJsonBytes(bytes)
+  if (!read.ok) return { readable: false, path, reason: read.reason, data: null }
+  const envelope = checkEnvelope(read.value, path)
+  const data =
+    typeof read.value === 'object' && read.value !== null && !Array.isArray(read.value)
+      ? (read.value as JsonObject)
+      : null
+  if (!envelope.ok) return { readable: false, path, reason: envelope.reason, data }
+  return {
+    readable: true,
+    path,
+    envelope: envelope.envelope,
+    projection: project(data as JsonObject),
+    data: data as JsonObject
+  }
+}
+
+/** The structured projection of a parsed receipt object: findings and criteria together. */
+export function project(data: JsonObject): Projection {
+  const findings = checkFindings(data)
+  const criteria = checkCriteria(data)
+  const reasons = [
+    ...(findings.ok ? [] : findings.reasons),
+    ...(criteria.ok ? [] : criteria.reasons)
+  ]
+  if (reasons.length > 0)
+    return { state: 'invalid', findings: null, criteria: null, reasons }
+  const container = findings.ok ? findings.value : null
+  return {
+    state: container === null ? 'absent' : 'valid',
+    findings: container,
+    criteria: criteria.ok ? criteria.value : null,
+    reasons: []
+  }
+}
