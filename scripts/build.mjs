@@ -1,7 +1,15 @@
 // Bundles each entry with ncc into its own folder, then moves it into place:
 // ncc always names its output index.js, and dist/ holds both entries side by side.
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
 import { join } from 'node:path'
 
 const ENTRIES = [
@@ -15,12 +23,27 @@ mkdirSync('dist')
 for (const entry of ENTRIES) {
   const tmp = join('build', 'ncc', entry.out)
   rmSync(tmp, { recursive: true, force: true })
-  execFileSync(process.execPath, [ncc, 'build', entry.src, '-o', tmp, '--minify', '--license', 'licenses.txt', '--quiet'], {
-    stdio: 'inherit'
-  })
+  execFileSync(
+    process.execPath,
+    [
+      ncc,
+      'build',
+      entry.src,
+      '-o',
+      tmp,
+      '--minify',
+      '--license',
+      'licenses.txt',
+      '--quiet'
+    ],
+    {
+      stdio: 'inherit'
+    }
+  )
   renameSync(join(tmp, 'index.js'), join('dist', entry.out))
   // One licenses file is enough: the action's bundle is a superset of the CLI's deps.
-  if (!existsSync(join('dist', 'licenses.txt'))) cpSync(join(tmp, 'licenses.txt'), join('dist', 'licenses.txt'))
+  if (!existsSync(join('dist', 'licenses.txt')))
+    cpSync(join(tmp, 'licenses.txt'), join('dist', 'licenses.txt'))
   for (const extra of readdirSync(tmp)) {
     if (extra !== 'licenses.txt' && extra !== 'package.json') {
       throw new Error(`ncc emitted an unexpected file for ${entry.src}: ${extra}`)

@@ -138,7 +138,7 @@ export function checkFindings(receipt: JsonObject): Checked<FindingsContainer | 
     return refuse(
       expected === undefined
         ? `type: ${describeType(type)} cannot carry findings (plan_review, impl_review, completion_review or qa_verdict can)`
-        : `findings.reviewKind: must be ${expected} for a ${String(type)} receipt (got ${container.value.reviewKind})`
+        : `findings.reviewKind: must be ${expected} for a ${typeof type === 'string' ? type : ''} receipt (got ${container.value.reviewKind})`
     )
   }
   const mode = own(receipt, 'mode')

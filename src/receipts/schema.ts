@@ -31,7 +31,7 @@ function boundedString(max: number, what = 'string'): z.ZodString {
     .min(1, { error: `must be a non-empty ${what}` })
     .refine((value) => withinCodePoints(value, max), {
       error: `must be at most ${max} code points`
-    }) as unknown as z.ZodString
+    })
 }
 
 /** An integer (never a bool, never a float token) of at least `min`. */

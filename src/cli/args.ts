@@ -1,0 +1,67 @@
+/**
+ * A small, strict argument parser: `--flag value`, `--flag=value`, boolean flags and
+ * positionals. Unknown flags and missing values are usage errors that name the flag.
+ */
+import { CliError } from './io.js'
+
+/** The flags a command accepts: name → whether it takes a value. */
+export type FlagSpec = Readonly<Record<string, 'value' | 'boolean'>>
+
+export interface ParsedArgs {
+  flags: Map<string, string | true>
+  positionals: string[]
+}
+
+/** Parses `argv` against `spec`; throws {@link CliError} on anything it does not know. */
+export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
+  const flags = new Map<string, string | true>()
+  const positionals: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] as string
+    if (word === '--') {
+      positionals.push(...argv.slice(i + 1))
+      break
+    }
+    if (!word.startsWith('--') || word === '-') {
+      if (word.startsWith('-') && word !== '-')
+        throw new CliError(`unknown option ${word}`)
+      positionals.push(word)
+      continue
+    }
+    const eq = word.indexOf('=')
+    const name = word.slice(2, eq === -1 ? undefined : eq)
+    const kind = spec[name]
+    if (kind === undefined) throw new CliError(`unknown option --${name}`)
+    if (kind === 'boolean') {
+      if (eq !== -1) throw new CliError(`--${name} takes no value`)
+      flags.set(name, true)
+      continue
+    }
+    const value = eq === -1 ? argv[++i] : word.slice(eq + 1)
+    if (value === undefined) throw new CliError(`--${name} needs a value`)
+    flags.set(name, value)
+  }
+  return { flags, positionals }
+}
+
+/** A flag's value constrained to `allowed`, or `fallback`; a usage error names both. */
+export function choice<T extends string>(
+  args: ParsedArgs,
+  name: string,
+  allowed: readonly T[],
+  fallback: T
+): T {
+  const value = args.flags.get(name)
+  if (value === undefined) return fallback
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+    return value as T
+  throw new CliError(
+    `--${name} must be one of ${allowed.join(', ')} (got ${JSON.stringify(String(value))})`
+  )
+}
+
+/** A string flag or undefined. */
+export function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const value = args.flags.get(name)
+  return typeof value === 'string' ? value : undefined
+}
