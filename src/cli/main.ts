@@ -3,6 +3,7 @@
  * environment errors into one line on stderr and exit code 2 — never a stack trace.
  */
 import { CliError, type CliIo } from './io.js'
+import { checkCommand } from './check-command.js'
 import { validateCommand } from './validate-command.js'
 
 export const VERSION = '0.1.0'
@@ -10,6 +11,7 @@ export const VERSION = '0.1.0'
 const USAGE = `Usage: receipt-gate <command> [options]
 
 Commands:
+  check            run the gate on a local git repository (see check --help)
   validate FILE…   check receipt files on their own (envelope + projection)
 
 Options:
@@ -17,12 +19,14 @@ Options:
   --version        print the version
 
 Examples:
+  receipt-gate check --base origin/main
   receipt-gate validate .flow/review-receipts/*.json
 `
 
 type Command = (argv: readonly string[], io: CliIo) => number | Promise<number>
 
 const COMMANDS: Record<string, Command> = {
+  check: checkCommand,
   validate: validateCommand
 }
 

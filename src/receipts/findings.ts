@@ -68,6 +68,11 @@ function itemRules(container: FindingsContainer, prefix: string): string[] {
         `${at}.anchor.endLine: must not be below startLine (${anchor.endLine} < ${anchor.startLine})`
       )
     }
+    // flowctl's `_review_finding_item_valid` refuses an item whose priorFindingId is its
+    // own id (`prior_id == item["id"]`); the per-field schema cannot see both fields.
+    if (item.priorFindingId != null && item.priorFindingId === item.id) {
+      reasons.push(`${at}.priorFindingId: must differ from the item's own id`)
+    }
     if (ids.has(item.id)) reasons.push(`${at}.id: duplicate finding id ${item.id}`)
     if (ordinals.has(item.ordinal))
       reasons.push(`${at}.ordinal: duplicate ordinal ${item.ordinal}`)

@@ -30,6 +30,14 @@ export function reasonsFromZod(prefix: string, error: z.ZodError): string[] {
 
 function formatIssue(prefix: string, issue: z.core.$ZodIssue): string {
   const where = formatPath(prefix, issue.path) || 'value'
+  // A missing enum or literal key fails as `invalid_value`/`invalid_union` with no
+  // input: say it is required rather than "must be one of … (got nothing)".
+  if (
+    issue.input === undefined &&
+    (issue.code === 'invalid_value' || issue.code === 'invalid_union')
+  ) {
+    return `${where}: is required`
+  }
   switch (issue.code) {
     case 'unrecognized_keys':
       return `${where}: unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys

@@ -44,6 +44,9 @@ export type JsonRead = { ok: true; value: JsonValue } | { ok: false; reason: str
  */
 export const MAX_JSON_DEPTH = 900
 
+/** Longest integer token Python's `json` converts (`sys.int_info.default_max_str_digits`). */
+export const MAX_INT_DIGITS = 4300
+
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /** Decodes receipt bytes as flowctl does (`read_text(encoding="utf-8")`), strictly. */
@@ -229,6 +232,16 @@ class Parser {
     const source = match[0]
     this.pos += source.length
     if (match[1] !== undefined || match[2] !== undefined) return new JsonFloat(source)
+    // CPython (3.11+) refuses to convert an integer token of more than 4,300 digits
+    // (`sys.int_info.default_max_str_digits`): `json.loads` raises ValueError, so
+    // flowctl cannot read the file at all. Floats have no such limit.
+    const digits = source.length - (source.startsWith('-') ? 1 : 0)
+    if (digits > MAX_INT_DIGITS) {
+      this.fail(
+        `an integer of ${digits} digits (Python reads at most ${MAX_INT_DIGITS})`,
+        this.pos - source.length
+      )
+    }
     const value = Number(source)
     return Number.isSafeInteger(value) ? value : new JsonBigInt(source)
   }

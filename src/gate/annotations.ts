@@ -1,0 +1,99 @@
+/**
+ * Annotation mapping (SPEC §5): only current findings with a head-side anchor become
+ * annotations; an unreadable receipt gets a failure annotation on its own file.
+ * Titles ≤ 255 characters, messages and raw details ≤ 64 KB.
+ */
+import { clip } from '../receipts/text.js'
+import type { ReceiptRow, ReportAnnotation, ReportFinding } from './report.js'
+
+export const ANNOTATION_LIMITS = {
+  title: 255,
+  message: 64 * 1024,
+  rawDetails: 64 * 1024
+} as const
+
+const LEVEL_RANK = { failure: 0, warning: 1, notice: 2 } as const
+
+/** The level of a finding, or null when it is not annotated (fixed, withdrawn). */
+export function findingLevel(
+  finding: ReportFinding
+): ReportAnnotation['annotation_level'] | null {
+  if (finding.status !== 'open' && finding.status !== 'not_fixed') return null
+  if (finding.classification !== 'introduced') return 'notice'
+  if (finding.severity === 'P0' || finding.severity === 'P1') return 'failure'
+  return finding.severity === 'P2' ? 'warning' : 'notice'
+}
+
+/** Single-line, control-free text for an annotation field. */
+function plain(text: string): string {
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ')
+    .trim()
+}
+
+/** Truncates to a byte budget on a code point boundary, with a visible mark. */
+export function clipBytes(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text
+  const mark = '\n… (truncated)'
+  let out = ''
+  let bytes = Buffer.byteLength(mark, 'utf8')
+  for (const ch of text) {
+    const size = Buffer.byteLength(ch, 'utf8')
+    if (bytes + size > maxBytes) break
+    out += ch
+    bytes += size
+  }
+  return out + mark
+}
+
+function findingAnnotation(
+  row: ReceiptRow,
+  finding: ReportFinding
+): ReportAnnotation | null {
+  const level = findingLevel(finding)
+  if (level === null || finding.anchor === null || finding.anchor.side !== 'head')
+    return null
+  const head = `${finding.severity} · ${finding.classification} · confidence ${finding.confidence} — `
+  const message =
+    finding.suggestion === null
+      ? finding.body
+      : `${finding.body}\n\nSuggestion:\n${finding.suggestion}`
+  const raw = [
+    `finding ${finding.id}`,
+    `R-IDs: ${finding.rIds.length ? finding.rIds.join(', ') : 'none'}`,
+    `receipt: ${row.path}`
+  ]
+  return {
+    path: finding.anchor.path,
+    start_line: finding.anchor.startLine,
+    end_line: finding.anchor.endLine,
+    annotation_level: level,
+    title: clip(plain(head + finding.title), ANNOTATION_LIMITS.title),
+    message: clipBytes(message, ANNOTATION_LIMITS.message),
+    raw_details: clipBytes(raw.join('\n'), ANNOTATION_LIMITS.rawDetails)
+  }
+}
+
+/** All annotations of a run, most severe first (unreadable receipts, then failure, warning, notice). */
+export function buildAnnotations(rows: readonly ReceiptRow[]): ReportAnnotation[] {
+  const unreadable: ReportAnnotation[] = rows
+    .filter((row) => row.currentness === 'unreadable')
+    .map((row) => ({
+      path: row.path,
+      start_line: 1,
+      end_line: 1,
+      annotation_level: 'failure',
+      title: 'Unreadable review receipt',
+      message: clipBytes(
+        `${row.reason}\n\nAn unreadable receipt is an unknown state, never a pass.`,
+        ANNOTATION_LIMITS.message
+      )
+    }))
+  const findings = rows
+    .filter((row) => row.currentness === 'current')
+    .flatMap((row) => row.findings.map((finding) => findingAnnotation(row, finding)))
+    .filter((annotation): annotation is ReportAnnotation => annotation !== null)
+  // A stable sort keeps each receipt's canonical finding order within a level.
+  findings.sort((a, b) => LEVEL_RANK[a.annotation_level] - LEVEL_RANK[b.annotation_level])
+  return [...unreadable, ...findings]
+}

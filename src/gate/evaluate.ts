@@ -1,0 +1,529 @@
+/**
+ * The gate's pipeline over a {@link ReceiptSource}: list → plan → select → read →
+ * validate → currentness → gate → audit → annotations → report. Every decision is made
+ * by a pure function; this module only sequences them and asks the source for data,
+ * batching what it can (one blob read for all receipts, one ancestry question per
+ * distinct reviewed SHA).
+ */
+import picomatch from 'picomatch'
+import { checkEnvelope } from '../receipts/envelope.js'
+import { isJsonObject, own, type JsonObject } from '../receipts/json.js'
+import {
+  candidateHeads,
+  loadGenerations,
+  selectCurrent,
+  type Generation,
+  type HistoryFile,
+  type Selection
+} from '../receipts/lineage.js'
+import { inspectReceipt, type ReadableReceipt } from '../receipts/receipt.js'
+import { TYPE_TO_KIND, type FindingsContainer } from '../receipts/schema.js'
+import type { ReceiptSource, TreeEntry } from '../source/types.js'
+import { mapLimit } from '../util/concurrency.js'
+import { buildAnnotations } from './annotations.js'
+import { auditDeferred, deferralSinkPath } from './deferred.js'
+import { receiptDetails, reportFindings } from './details.js'
+import {
+  overallConclusion,
+  rowConclusion,
+  worstCurrentVerdict,
+  type Currentness
+} from './gate.js'
+import type { GateOptions } from './options.js'
+import { applyCaps, planReceipts, type ReceiptPlan } from './plan.js'
+import type { HeadSource, Problem, ReceiptRow, Report } from './report.js'
+import {
+  bookkeepingMatcher,
+  judgeReviewedHead,
+  shortSha,
+  type BookkeepingMatcher,
+  type HeadJudgement
+} from './review-head.js'
+
+export interface EvaluateInput {
+  source: ReceiptSource
+  options: GateOptions
+  /** The PR body, or null when there is none to audit. */
+  body: string | null
+  /** The PR's head branch (for the deferral file), or null. */
+  branch: string | null
+}
+
+/** Where a receipt's reviewed SHA comes from, before the head rule is applied. */
+type Pending =
+  | { kind: 'unreadable'; plan: ReceiptPlan; reason: string }
+  | {
+      kind: 'findings'
+      plan: ReceiptPlan
+      receipt: ReadableReceipt | null
+      generations: Generation[]
+    }
+  | {
+      kind: 'lineage-failed'
+      plan: ReceiptPlan
+      receipt: ReadableReceipt | null
+      reason: string
+    }
+  | { kind: 'envelope'; plan: ReceiptPlan; receipt: ReadableReceipt; sha: string }
+  | { kind: 'unbound'; plan: ReceiptPlan; receipt: ReadableReceipt }
+
+/** Runs the whole gate and returns the report. */
+export async function evaluate(input: EvaluateInput): Promise<Report> {
+  const { source, options } = input
+  const problems: Problem[] = []
+  const notes: string[] = []
+  const listing = await source.listTree(options.receiptsDir)
+  if (listing.truncated) {
+    problems.push({
+      code: 'truncated-tree',
+      path: options.receiptsDir,
+      message: 'the receipts folder could not be listed whole; receipts may be missing'
+    })
+  }
+  const selected = applyCaps(
+    await selectPlans(planReceipts(listing.entries), input, notes)
+  )
+  const sinkPath = input.branch ? deferralSinkPath(input.branch) : null
+  const [blobs, sink] = await Promise.all([
+    source.readBlobs(blobShas(selected)),
+    options.auditDeferred && input.body !== null && sinkPath
+      ? source.readFile(sinkPath)
+      : Promise.resolve(null)
+  ])
+  const pending = selected.map((plan) => classify(plan, blobs))
+  const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
+  const judge = await judgeAll(source, pending, options, isBookkeeping)
+  const rows = pending.map((item) => toRow(item, judge, options))
+  for (const row of rows) problems.push(...rowProblems(row))
+  const missing = options.require.filter(
+    (type) => !rows.some((row) => row.type === type && row.currentness === 'current')
+  )
+  for (const type of missing) {
+    problems.push({
+      code: 'missing-required',
+      path: null,
+      message: `no current ${type} for ${shortSha(source.head)}`
+    })
+  }
+  const audit = auditDeferred({
+    enabled: options.auditDeferred,
+    body: input.body,
+    deferredCount: rows.reduce((sum, row) => sum + (row.details?.deferred ?? 0), 0),
+    sink:
+      sink && sinkPath
+        ? { path: sinkPath, markdown: new TextDecoder().decode(sink) }
+        : null,
+    sinkNote: sinkPath
+      ? `no deferral file ${sinkPath} at the head: bullets not checked, counts only`
+      : 'no head branch known: deferral file not checked, counts only'
+  })
+  for (const unnamed of audit.unnamed)
+    problems.push({ code: 'deferred-unnamed', path: sinkPath, message: unnamed })
+  const annotations = buildAnnotations(rows)
+  const shown = annotations.slice(0, options.maxAnnotations)
+  return {
+    conclusion: overallConclusion({
+      rows: rows.map((row) => row.conclusion),
+      missingRequired: missing.length,
+      auditFailed: audit.failed
+    }),
+    head: source.head,
+    verdict: worstCurrentVerdict(rows),
+    receipts: rows,
+    missing,
+    required: options.require,
+    deferred: {
+      expected: audit.expected,
+      named: audit.named,
+      unnamed: audit.unnamed,
+      skipped: audit.skipped,
+      notes: audit.notes
+    },
+    annotations: shown,
+    annotationsNotShown: annotations.length - shown.length,
+    problems,
+    notes: [...notes, ...audit.notes]
+  }
+}
+
+/** `select`: receipts changed in the PR (default), all, or globs. */
+async function selectPlans(
+  plans: ReceiptPlan[],
+  input: EvaluateInput,
+  notes: string[]
+): Promise<ReceiptPlan[]> {
+  const select = input.options.select
+  if (select.mode === 'all') return plans
+  if (select.mode === 'globs') {
+    const match = picomatch(select.globs, { dot: true })
+    return plans.filter((plan) => match(plan.path))
+  }
+  const changed = await input.source.changedPaths()
+  if (changed.paths === null) {
+    notes.push(`${changed.note}: all receipts selected`)
+    return plans
+  }
+  const paths = new Set(changed.paths)
+  const history = changed.paths.filter((path) => path.includes('.history/'))
+  return plans.filter(
+    (plan) =>
+      paths.has(plan.path) ||
+      history.some((path) => path.startsWith(`${plan.path}.history/`))
+  )
+}
+
+function blobShas(plans: readonly ReceiptPlan[]): string[] {
+  const shas = new Set<string>()
+  for (const plan of plans) {
+    if (plan.unreadable) continue
+    for (const entry of [plan.latest, ...plan.history]) if (entry) shas.add(entry.sha)
+  }
+  return [...shas]
+}
+
+/** Reads one receipt and decides where its reviewed SHA will come from. */
+function classify(plan: ReceiptPlan, blobs: Map<string, Uint8Array | string>): Pending {
+  if (plan.unreadable) return { kind: 'unreadable', plan, reason: plan.unreadable }
+  const history: HistoryFile[] = plan.history.map((entry) => ({
+    name: baseName(entry.path),
+    bytes: blobOf(entry, blobs)
+  }))
+  if (plan.latest === null) {
+    const loaded = loadGenerations(null, history)
+    if (!loaded.ok)
+      return { kind: 'lineage-failed', plan, receipt: null, reason: loaded.reason }
+    return { kind: 'findings', plan, receipt: null, generations: loaded.generations }
+  }
+  const bytes = blobOf(plan.latest, blobs)
+  if (!(bytes instanceof Uint8Array))
+    return { kind: 'unreadable', plan, reason: bytes.unreadable }
+  const receipt = inspectReceipt(plan.path, bytes)
+  if (!receipt.readable) return { kind: 'unreadable', plan, reason: receipt.reason }
+  const container = receipt.projection.findings
+  if (receipt.projection.state === 'valid' && container) {
+    const loaded = loadGenerations(
+      { receipt: receipt.data, findings: container, name: baseName(plan.path) },
+      history
+    )
+    if (!loaded.ok)
+      return { kind: 'lineage-failed', plan, receipt, reason: loaded.reason }
+    return { kind: 'findings', plan, receipt, generations: loaded.generations }
+  }
+  const head = envelopeHead(receipt.data)
+  if (head !== null) return { kind: 'envelope', plan, receipt, sha: head }
+  return { kind: 'unbound', plan, receipt }
+}
+
+/** `head` (rp) or `head_sha` (QA); empty means none. */
+function envelopeHead(data: JsonObject): string | null {
+  for (const key of ['head', 'head_sha']) {
+    const value = own(data, key)
+    if (typeof value === 'string' && value.trim() !== '') return value.trim()
+  }
+  return null
+}
+
+function blobOf(
+  entry: TreeEntry,
+  blobs: Map<string, Uint8Array | string>
+): Uint8Array | { unreadable: string } {
+  const found = blobs.get(entry.sha)
+  if (found instanceof Uint8Array) return found
+  return { unreadable: `cannot read ${entry.path}: ${found ?? 'blob missing'}` }
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1)
+}
+
+/** Judgements and history-rule commits, resolved concurrently, one per distinct SHA. */
+interface Judged {
+  heads: Map<string, HeadJudgement>
+  /** For unbound receipts under `history`: the reviewed SHA and how it was found, by path. */
+  inferred: Map<string, { sha: string | null; reason: string | null }>
+}
+
+async function judgeAll(
+  source: ReceiptSource,
+  pending: Pending[],
+  options: GateOptions,
+  isBookkeeping: BookkeepingMatcher
+): Promise<Judged> {
+  const inferred = new Map<string, { sha: string | null; reason: string | null }>()
+  if (options.unboundHead === 'history') {
+    const unbound = pending.filter((item) => item.kind === 'unbound')
+    const found = await mapLimit(unbound, 8, async (item) =>
+      inferFromHistory(source, item.plan.path, isBookkeeping)
+    )
+    unbound.forEach((item, index) =>
+      inferred.set(item.plan.path, found[index] ?? { sha: null, reason: null })
+    )
+  }
+  const shas = new Set<string>()
+  for (const item of pending) {
+    if (item.kind === 'findings')
+      for (const sha of candidateHeads(containersOf(item.generations))) shas.add(sha)
+    if (item.kind === 'envelope') shas.add(item.sha)
+  }
+  for (const value of inferred.values()) if (value.sha) shas.add(value.sha)
+  const list = [...shas]
+  const answers = await mapLimit(list, 8, async (sha) =>
+    judgeReviewedHead(sha, await source.ancestry(sha), isBookkeeping)
+  )
+  return {
+    heads: new Map(list.map((sha, index) => [sha, answers[index] as HeadJudgement])),
+    inferred
+  }
+}
+
+/** The history rule: R = first parent of the newest commit that changed the receipt, if that commit is bookkeeping only. */
+async function inferFromHistory(
+  source: ReceiptSource,
+  path: string,
+  isBookkeeping: BookkeepingMatcher
+): Promise<{ sha: string | null; reason: string | null }> {
+  const commit = await source.receiptCommit(path)
+  if (commit === null)
+    return { sha: null, reason: 'stale: no commit that added the receipt was found' }
+  const code = commit.changedPaths.filter((changed) => !isBookkeeping(changed))
+  if (code.length > 0) {
+    return {
+      sha: null,
+      reason: `stale: the receipt was committed in ${shortSha(commit.sha)} together with code (${code.slice(0, 3).join(', ')}${code.length > 3 ? ', …' : ''}); the review cannot have seen it`
+    }
+  }
+  if (commit.parent === null)
+    return {
+      sha: null,
+      reason: `stale: the receipt's commit ${shortSha(commit.sha)} has no parent to have reviewed`
+    }
+  return { sha: commit.parent, reason: null }
+}
+
+function containersOf(generations: readonly Generation[]): FindingsContainer[] {
+  return generations.flatMap((generation) =>
+    generation.findings ? [generation.findings] : []
+  )
+}
+
+/** Builds the report row of one receipt. */
+function toRow(item: Pending, judged: Judged, options: GateOptions): ReceiptRow {
+  const base = baseRow(item)
+  const decided = decide(item, judged, options)
+  const row = { ...base, ...decided.fields }
+  const { conclusion, why } = rowConclusion(
+    row.currentness,
+    row.verdict,
+    options.needsHumanConclusion,
+    row.mode
+  )
+  return {
+    ...row,
+    conclusion,
+    reason: decided.reason ? `${decided.reason} — ${why}` : why
+  }
+}
+
+function baseRow(item: Pending): ReceiptRow {
+  const receipt = 'receipt' in item ? item.receipt : null
+  const projection = receipt?.projection
+  return {
+    path: item.plan.path,
+    type: receipt?.envelope.type ?? null,
+    id: receipt?.envelope.id ?? null,
+    mode: receipt?.envelope.mode ?? null,
+    verdict: receipt?.envelope.verdict ?? null,
+    currentness: 'unreadable',
+    headSource: 'none',
+    reviewedHead: null,
+    structured: projection
+      ? projection.state === 'valid'
+        ? 'valid'
+        : projection.state
+      : 'absent',
+    structuredReasons: projection?.reasons ?? [],
+    round: projection?.findings?.round ?? null,
+    conclusion: 'failure',
+    reason: '',
+    label: null,
+    findings: [],
+    staleFindings: [],
+    details: receipt ? receiptDetails(receipt.data) : null
+  }
+}
+
+type Decided = {
+  fields: Partial<ReceiptRow> & { currentness: Currentness }
+  reason: string
+}
+
+function decide(item: Pending, judged: Judged, options: GateOptions): Decided {
+  switch (item.kind) {
+    case 'unreadable':
+      return { fields: { currentness: 'unreadable' }, reason: item.reason }
+    case 'lineage-failed':
+      return {
+        fields: { currentness: 'ambiguous', headSource: 'findings' },
+        reason: `ambiguous: ${item.reason}`
+      }
+    case 'findings':
+      return decideFindings(item, judged)
+    case 'envelope': {
+      const judgement = judged.heads.get(item.sha)
+      return {
+        fields: {
+          currentness: judgement?.current ? 'current' : 'stale',
+          headSource: 'envelope',
+          reviewedHead: item.sha
+        },
+        reason: judgement?.reason ?? 'stale: reviewed head not judged'
+      }
+    }
+    case 'unbound':
+      return decideUnbound(item, judged, options)
+  }
+}
+
+function decideFindings(
+  item: Extract<Pending, { kind: 'findings' }>,
+  judged: Judged
+): Decided {
+  const receipt = item.receipt
+  const own = receipt
+    ? {
+        kind: TYPE_TO_KIND[receipt.envelope.type],
+        backend: receipt.envelope.mode ?? undefined
+      }
+    : {}
+  const selection: Selection = selectCurrent(
+    containersOf(item.generations),
+    (sha) => judged.heads.get(sha)?.current === true,
+    own
+  )
+  const orphan = receipt ? {} : orphanEnvelope(item, selection)
+  const prefix = receipt
+    ? ''
+    : 'latest receipt missing (a failed review retry?): read from its history; '
+  switch (selection.state) {
+    case 'current':
+      return {
+        fields: {
+          ...orphan,
+          currentness: 'current',
+          headSource: 'findings',
+          reviewedHead: selection.tip.headSha,
+          round: selection.tip.round,
+          findings: reportFindings(selection.tip)
+        },
+        reason: prefix + (judged.heads.get(selection.tip.headSha)?.reason ?? 'current')
+      }
+    case 'stale':
+      return {
+        fields: {
+          ...orphan,
+          currentness: 'stale',
+          headSource: 'findings',
+          reviewedHead: selection.tip.headSha,
+          round: selection.tip.round,
+          staleFindings: reportFindings(selection.tip)
+        },
+        reason: prefix + (judged.heads.get(selection.tip.headSha)?.reason ?? 'stale')
+      }
+    case 'ambiguous':
+      return {
+        fields: { ...orphan, currentness: 'ambiguous', headSource: 'findings' },
+        reason: `${prefix}ambiguous: ${selection.reason}`
+      }
+    case 'absent':
+      return {
+        fields: { ...orphan, currentness: 'ambiguous', headSource: 'findings' },
+        reason: `${prefix}ambiguous: no structured generation of this receipt's kind and backend`
+      }
+  }
+}
+
+/** For an orphaned history: the envelope of the selected generation (guard-checked). */
+function orphanEnvelope(
+  item: Extract<Pending, { kind: 'findings' }>,
+  selection: Selection
+): Partial<ReceiptRow> {
+  const tip =
+    selection.state === 'current' || selection.state === 'stale' ? selection.tip : null
+  const generation =
+    item.generations.find((g) => g.findings === tip) ??
+    item.generations[item.generations.length - 1]
+  if (!generation) return {}
+  const envelope = checkEnvelope(generation.receipt, item.plan.path)
+  const fields: Partial<ReceiptRow> = {
+    structured: 'valid',
+    details: receiptDetails(generation.receipt)
+  }
+  if (envelope.ok)
+    return {
+      ...fields,
+      type: envelope.envelope.type,
+      id: envelope.envelope.id,
+      mode: envelope.envelope.mode,
+      verdict: envelope.envelope.verdict
+    }
+  const text = (key: string): string | null =>
+    isJsonObject(generation.receipt) && typeof own(generation.receipt, key) === 'string'
+      ? (own(generation.receipt, key) as string)
+      : null
+  return { ...fields, type: text('type'), id: text('id'), mode: text('mode') }
+}
+
+function decideUnbound(
+  item: Extract<Pending, { kind: 'unbound' }>,
+  judged: Judged,
+  options: GateOptions
+): Decided {
+  if (options.unboundHead === 'allow') {
+    return {
+      fields: { currentness: 'current', headSource: 'none', label: 'unverified' },
+      reason:
+        'current (unverified): the receipt names no reviewed head and unbound-head is allow'
+    }
+  }
+  if (options.unboundHead === 'fail') {
+    return {
+      fields: { currentness: 'stale', headSource: 'none' },
+      reason: 'stale: the receipt names no reviewed head and unbound-head is fail'
+    }
+  }
+  const inferred = judged.inferred.get(item.plan.path)
+  const headSource: HeadSource = 'history'
+  if (!inferred?.sha)
+    return {
+      fields: { currentness: 'stale', headSource },
+      reason: inferred?.reason ?? 'stale: reviewed head unknown'
+    }
+  const judgement = judged.heads.get(inferred.sha)
+  const current = judgement?.current === true
+  return {
+    fields: {
+      currentness: current ? 'current' : 'stale',
+      headSource,
+      reviewedHead: inferred.sha,
+      label: current ? 'inferred' : null
+    },
+    reason: `${(judgement?.reason ?? 'stale').replace(/^current:/, 'current (inferred from history):')}`
+  }
+}
+
+function rowProblems(row: ReceiptRow): Problem[] {
+  if (row.currentness === 'unreadable')
+    return [{ code: 'unreadable-receipt', path: row.path, message: row.reason }]
+  if (row.currentness === 'ambiguous')
+    return [{ code: 'ambiguous-receipt', path: row.path, message: row.reason }]
+  if (row.structured === 'invalid') {
+    return [
+      {
+        code: 'invalid-projection',
+        path: row.path,
+        message: `structured findings ignored: ${row.structuredReasons[0] ?? 'invalid'}`
+      }
+    ]
+  }
+  return []
+}

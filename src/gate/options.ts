@@ -1,0 +1,154 @@
+/**
+ * The gate's settings, from the action inputs or the CLI flags: one typed object,
+ * validated in one place. A bad value is an {@link OptionError} naming the input and
+ * the allowed values.
+ */
+
+export const UNBOUND_HEAD_POLICIES = ['history', 'fail', 'allow'] as const
+export const NEEDS_HUMAN_CONCLUSIONS = ['action_required', 'failure', 'neutral'] as const
+export const DEFAULT_BOOKKEEPING = [
+  '.flow/**',
+  '!.flow/bin/**',
+  '!.flow/config.json'
+] as const
+export const DEFAULT_RECEIPTS_DIR = '.flow/review-receipts'
+
+export type UnboundHeadPolicy = (typeof UNBOUND_HEAD_POLICIES)[number]
+export type NeedsHumanConclusion = (typeof NEEDS_HUMAN_CONCLUSIONS)[number]
+
+/** Which receipts the gate looks at. */
+export type Selection =
+  { mode: 'changed' } | { mode: 'all' } | { mode: 'globs'; globs: string[] }
+
+export interface GateOptions {
+  receiptsDir: string
+  select: Selection
+  /** Receipt types that must have a current receipt. */
+  require: string[]
+  /** picomatch globs (dot: true); a leading `!` excludes. */
+  bookkeepingPaths: string[]
+  unboundHead: UnboundHeadPolicy
+  needsHumanConclusion: NeedsHumanConclusion
+  auditDeferred: boolean
+  maxAnnotations: number
+}
+
+/** Raw values as typed by a user (action inputs or CLI flags); undefined = default. */
+export interface RawOptions {
+  receiptsDir?: string
+  select?: string
+  require?: string
+  bookkeepingPaths?: string
+  unboundHead?: string
+  needsHumanConclusion?: string
+  auditDeferred?: string
+  maxAnnotations?: string
+}
+
+/** A setting with a value it cannot take. `input` is the kebab-case name. */
+export class OptionError extends Error {
+  constructor(
+    readonly input: string,
+    message: string
+  ) {
+    super(`${input}: ${message}`)
+  }
+}
+
+/** Splits a list input on commas and newlines; blanks dropped. */
+export function parseList(value: string): string[] {
+  return value
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+}
+
+function oneOf<T extends string>(
+  input: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T
+): T {
+  if (value === undefined || value.trim() === '') return fallback
+  const trimmed = value.trim()
+  if ((allowed as readonly string[]).includes(trimmed)) return trimmed as T
+  throw new OptionError(
+    input,
+    `must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)})`
+  )
+}
+
+function parseBoolean(
+  input: string,
+  value: string | undefined,
+  fallback: boolean
+): boolean {
+  if (value === undefined || value.trim() === '') return fallback
+  // The YAML 1.2 core schema spellings, as @actions/core's getBooleanInput takes them.
+  if (['true', 'True', 'TRUE'].includes(value.trim())) return true
+  if (['false', 'False', 'FALSE'].includes(value.trim())) return false
+  throw new OptionError(input, `must be true or false (got ${JSON.stringify(value)})`)
+}
+
+function parseSelect(value: string | undefined): Selection {
+  const items = parseList(value ?? '')
+  if (items.length === 0 || (items.length === 1 && items[0] === 'changed'))
+    return { mode: 'changed' }
+  if (items.length === 1 && items[0] === 'all') return { mode: 'all' }
+  if (items.includes('changed') || items.includes('all')) {
+    throw new OptionError(
+      'select',
+      'must be changed, all, or a list of globs (not a mix)'
+    )
+  }
+  return { mode: 'globs', globs: items }
+}
+
+function parseReceiptsDir(value: string | undefined): string {
+  const dir = (value ?? '').trim().replace(/\/+$/, '') || DEFAULT_RECEIPTS_DIR
+  if (
+    dir.startsWith('/') ||
+    dir.split('/').some((part) => part === '..' || part === '')
+  ) {
+    throw new OptionError(
+      'receipts-dir',
+      `must be a relative path inside the repository (got ${JSON.stringify(value)})`
+    )
+  }
+  return dir.replace(/^\.\//, '')
+}
+
+function parseMax(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 1000
+  const n = Number(value.trim())
+  if (!Number.isInteger(n) || n < 0 || n > 100000) {
+    throw new OptionError(
+      'max-annotations',
+      `must be a whole number from 0 to 100000 (got ${JSON.stringify(value)})`
+    )
+  }
+  return n
+}
+
+/** Builds validated settings; throws {@link OptionError} on the first bad value. */
+export function parseOptions(raw: RawOptions): GateOptions {
+  const bookkeeping =
+    raw.bookkeepingPaths === undefined
+      ? [...DEFAULT_BOOKKEEPING]
+      : parseList(raw.bookkeepingPaths)
+  return {
+    receiptsDir: parseReceiptsDir(raw.receiptsDir),
+    select: parseSelect(raw.select),
+    require: raw.require === undefined ? ['impl_review'] : parseList(raw.require),
+    bookkeepingPaths: bookkeeping,
+    unboundHead: oneOf('unbound-head', raw.unboundHead, UNBOUND_HEAD_POLICIES, 'history'),
+    needsHumanConclusion: oneOf(
+      'needs-human-conclusion',
+      raw.needsHumanConclusion,
+      NEEDS_HUMAN_CONCLUSIONS,
+      'action_required'
+    ),
+    auditDeferred: parseBoolean('audit-deferred', raw.auditDeferred, true),
+    maxAnnotations: parseMax(raw.maxAnnotations)
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * From the listing of `receipts-dir` to the receipts to read: a receipt is any `*.json`
+ * not inside a `*.history/` folder; its generations are `<receipt>.history/*.json`;
+ * a history folder without its receipt is a receipt too (a failed retry leaves it so).
+ * Caps (SPEC §2): 2 MiB a file, 500 receipts in path order, 64 MiB in all — over a cap,
+ * that receipt alone is unreadable.
+ */
+import type { TreeEntry } from '../source/types.js'
+
+export const CAPS = {
+  fileBytes: 2 * 1024 * 1024,
+  receipts: 500,
+  totalBytes: 64 * 1024 * 1024
+} as const
+
+/** One receipt to read: its latest pointer (if any) and its history files. */
+export interface ReceiptPlan {
+  path: string
+  latest: TreeEntry | null
+  history: TreeEntry[]
+  /** Set when the receipt must not be read: the reason it is unreadable. */
+  unreadable: string | null
+}
+
+const HISTORY_DIR = /\.history\//
+
+/** Groups a listing into receipts, sorted by path. Listing order does not matter. */
+export function planReceipts(entries: readonly TreeEntry[]): ReceiptPlan[] {
+  const plans = new Map<string, ReceiptPlan>()
+  const plan = (path: string): ReceiptPlan => {
+    let found = plans.get(path)
+    if (!found) {
+      found = { path, latest: null, history: [], unreadable: null }
+      plans.set(path, found)
+    }
+    return found
+  }
+  for (const entry of entries) {
+    if (!entry.path.endsWith('.json')) continue
+    const historyAt = entry.path.search(HISTORY_DIR)
+    if (historyAt === -1) {
+      plan(entry.path).latest = entry
+      continue
+    }
+    const owner = entry.path.slice(0, historyAt)
+    const rest = entry.path.slice(historyAt + '.history/'.length)
+    // flowctl globs `*.json` directly in the history folder: deeper files are not generations.
+    if (owner.endsWith('.json') && !rest.includes('/') && !HISTORY_DIR.test(owner))
+      plan(owner).history.push(entry)
+  }
+  return [...plans.values()]
+    .sort((a, b) => compareCodeUnits(a.path, b.path))
+    .map(checkKinds)
+}
+
+/** Symlinks and submodules are never followed: a receipt that is one is unreadable. */
+function checkKinds(plan: ReceiptPlan): ReceiptPlan {
+  const bad = [plan.latest, ...plan.history].find(
+    (entry) => entry && entry.type !== 'blob'
+  )
+  if (!bad) return plan
+  const what =
+    bad.mode === '160000' || bad.type === 'commit'
+      ? 'a submodule'
+      : bad.mode === '120000'
+        ? 'a symbolic link'
+        : `a ${bad.type}`
+  const where = bad === plan.latest ? 'the receipt' : `history file ${bad.path}`
+  return { ...plan, unreadable: `${where} is ${what}, which is not followed` }
+}
+
+/** Applies the caps in path order; returns the plans with over-cap ones marked unreadable. */
+export function applyCaps(plans: readonly ReceiptPlan[]): ReceiptPlan[] {
+  let total = 0
+  return plans.map((plan, index) => {
+    if (plan.unreadable) return plan
+    if (index >= CAPS.receipts) {
+      return {
+        ...plan,
+        unreadable: `over the cap of ${CAPS.receipts} receipts (receipts are read in path order)`
+      }
+    }
+    const files = [plan.latest, ...plan.history].filter(
+      (entry): entry is TreeEntry => entry !== null
+    )
+    const big = files.find((entry) => (entry.size ?? 0) > CAPS.fileBytes)
+    if (big)
+      return {
+        ...plan,
+        unreadable: `${big.path} is ${big.size} bytes, over the 2 MiB cap per file`
+      }
+    const size = files.reduce((sum, entry) => sum + (entry.size ?? 0), 0)
+    if (total + size > CAPS.totalBytes) {
+      return {
+        ...plan,
+        unreadable: `reading it would pass the 64 MiB cap on all receipts and history`
+      }
+    }
+    total += size
+    return plan
+  })
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

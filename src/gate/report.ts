@@ -1,0 +1,111 @@
+/**
+ * The JSON report (SPEC §8): a stable contract that tests and users script against.
+ * Keys may be added later, never renamed or removed.
+ */
+import type { Conclusion, Currentness } from './gate.js'
+
+export type HeadSource = 'findings' | 'envelope' | 'history' | 'none'
+
+/** A finding as the report shows it (the current tip's items, canonical order). */
+export interface ReportFinding {
+  id: string
+  ordinal: number
+  severity: string
+  confidence: number
+  classification: string
+  status: string
+  title: string
+  body: string
+  suggestion: string | null
+  rIds: string[]
+  /** Cleaned path (as flowctl cleans it) with 1-based lines; null when unanchored. */
+  anchor: {
+    path: string
+    side: 'base' | 'head'
+    startLine: number
+    endLine: number
+  } | null
+}
+
+/** Envelope facts the summary shows (SPEC §5 reading order). */
+export interface ReceiptDetails {
+  /** `suppressed_count`: confidence anchor → count. */
+  suppressed: Record<string, number> | null
+  /** `walkthrough.deferred`. */
+  deferred: number | null
+  /** `validator` block: dispatched/dropped/kept. */
+  validator: {
+    dispatched: number | null
+    dropped: number | null
+    kept: number | null
+  } | null
+  /** `verdict_before_validate` / `verdict_before_deep`, when a phase changed the verdict. */
+  verdictChanges: string[]
+  introducedCount: number | null
+  preExistingCount: number | null
+  /** The reviewer's prose (`review`), if any. */
+  prose: string | null
+  /** `unaddressed` R-IDs. */
+  unaddressed: string[]
+}
+
+export interface ReceiptRow {
+  path: string
+  type: string | null
+  id: string | null
+  mode: string | null
+  verdict: string | null
+  currentness: Currentness
+  headSource: HeadSource
+  reviewedHead: string | null
+  structured: 'valid' | 'absent' | 'invalid'
+  /** Why the projection is invalid (empty otherwise). */
+  structuredReasons: string[]
+  round: number | null
+  conclusion: Conclusion
+  reason: string
+  /** `inferred` (history rule), `unverified` (unbound-head: allow), or null. */
+  label: 'inferred' | 'unverified' | null
+  findings: ReportFinding[]
+  /** Findings of a stale tip: evidence only, never annotations or approval. */
+  staleFindings: ReportFinding[]
+  details: ReceiptDetails | null
+}
+
+export interface ReportAnnotation {
+  path: string
+  start_line: number
+  end_line: number
+  annotation_level: 'notice' | 'warning' | 'failure'
+  title: string
+  message: string
+  raw_details?: string
+}
+
+export interface Problem {
+  code: string
+  path: string | null
+  message: string
+}
+
+export interface Report {
+  conclusion: Conclusion
+  head: string
+  /** Worst verdict among current receipts, or ''. */
+  verdict: string
+  receipts: ReceiptRow[]
+  missing: string[]
+  required: string[]
+  deferred: {
+    expected: number
+    named: number
+    unnamed: string[]
+    skipped: boolean
+    notes: string[]
+  }
+  annotations: ReportAnnotation[]
+  /** Annotations beyond `max-annotations`, counted in the summary. */
+  annotationsNotShown: number
+  problems: Problem[]
+  notes: string[]
+}

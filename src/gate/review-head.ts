@@ -1,0 +1,76 @@
+/**
+ * The review-head rule (SPEC §3): a reviewed SHA `R` is current for the head `H` iff
+ * `R == H`, or `R` is an ancestor of `H` and every path changed in `R..H` is a
+ * bookkeeping path. A committed receipt can never name its own commit, so exact
+ * equality alone would fail every real pull request; this follows flow-next's own
+ * green-gate precedent (`.flow/**` except `.flow/bin/**` and `.flow/config.json`).
+ */
+import picomatch from 'picomatch'
+import type { Ancestry } from '../source/types.js'
+
+/** Is this path bookkeeping? Built once from the `bookkeeping-paths` globs. */
+export type BookkeepingMatcher = (path: string) => boolean
+
+/** Compiles `bookkeeping-paths`: a path matches when a positive glob takes it and no `!` glob does. */
+export function bookkeepingMatcher(globs: readonly string[]): BookkeepingMatcher {
+  const include = globs.filter((glob) => !glob.startsWith('!'))
+  const exclude = globs
+    .filter((glob) => glob.startsWith('!'))
+    .map((glob) => glob.slice(1))
+  const yes = include.length > 0 ? picomatch(include, { dot: true }) : () => false
+  const no = exclude.length > 0 ? picomatch(exclude, { dot: true }) : () => false
+  return (path) => yes(path) && !no(path)
+}
+
+/** The verdict of the rule for one reviewed SHA, with a one-line reason. */
+export interface HeadJudgement {
+  current: boolean
+  reason: string
+}
+
+/** Applies the rule to what the source found out about `reviewed`. */
+export function judgeReviewedHead(
+  reviewed: string,
+  ancestry: Ancestry,
+  isBookkeeping: BookkeepingMatcher
+): HeadJudgement {
+  const at = shortSha(reviewed)
+  switch (ancestry.kind) {
+    case 'identical':
+      return { current: true, reason: `current: reviewed the head ${at} itself` }
+    case 'unknown-commit':
+      return {
+        current: false,
+        reason: `stale: the reviewed head ${at} is not a commit of this repository`
+      }
+    case 'not-ancestor':
+      return {
+        current: false,
+        reason: `stale: the reviewed head ${at} is not an ancestor of the head (rebased or from another branch)`
+      }
+    case 'too-large':
+      return {
+        current: false,
+        reason: `stale: cannot prove ${at} current (${ancestry.commits} commits later, too many changed files to list)`
+      }
+    case 'ahead': {
+      const code = ancestry.changedPaths.filter((path) => !isBookkeeping(path))
+      const n = ancestry.commits
+      if (code.length === 0) {
+        return {
+          current: true,
+          reason: `current: ${n} bookkeeping commit${n === 1 ? '' : 's'} after the reviewed head ${at}`
+        }
+      }
+      return {
+        current: false,
+        reason: `stale: ${code.length} non-bookkeeping path${code.length === 1 ? '' : 's'} changed since the reviewed head ${at} (${code.slice(0, 3).join(', ')}${code.length > 3 ? ', …' : ''})`
+      }
+    }
+  }
+}
+
+/** The first 7 hex digits, as git shows a commit. */
+export function shortSha(sha: string): string {
+  return /^[0-9a-f]{8,}$/i.test(sha) ? sha.slice(0, 7) : sha.slice(0, 40)
+}

@@ -1,0 +1,47 @@
+/**
+ * Markdown for hostile text. Inline text has every Markdown and HTML metacharacter
+ * escaped, line breaks folded, @-mentions defused and controls made visible; blocks of
+ * prose go into fenced code blocks whose fence is longer than any backtick run inside,
+ * so nothing can close the fence, open HTML, ping anyone or break a table.
+ */
+
+// Backslash-escapable ASCII punctuation that can start Markdown syntax.
+const MARKDOWN_META = /[\\`*_{}[\]()#+\-.!|~>]/g
+const CONTROLS =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+
+/** Escapes text for one line of Markdown (a paragraph, list item or table cell). */
+export function mdInline(text: string): string {
+  return text
+    .replace(CONTROLS, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`)
+    .replace(/\r\n|\r|\n|\u2028|\u2029/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(MARKDOWN_META, (ch) => (ch === '>' ? ch : `\\${ch}`))
+    .replace(/@/g, '@\u200b') // a zero-width space after @ stops mentions and team pings
+    .replace(/:(\/\/)/g, ':\u200b$1') // no bare autolinks from receipt text
+}
+
+/** Escapes text and puts it in inline code when short and single-line, for paths and ids. */
+export function mdCode(text: string): string {
+  const clean = text
+    .replace(CONTROLS, ' ')
+    .replace(/[\r\n\u2028\u2029]/g, ' ')
+    .replace(/@/g, '@\u200b')
+  if (clean.includes('`') || clean.includes('|')) return mdInline(text)
+  return `\`${clean}\``
+}
+
+/** A fenced code block that the content cannot close. */
+export function mdFence(text: string, info = 'text'): string {
+  const clean = text
+    .replace(CONTROLS, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`)
+    .replace(/@/g, '@\u200b')
+  const longest = Math.max(
+    0,
+    ...[...clean.matchAll(/`+/g)].map((match) => match[0].length)
+  )
+  const fence = '`'.repeat(Math.max(3, longest + 1))
+  return `${fence}${info}\n${clean}\n${fence}`
+}

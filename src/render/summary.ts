@@ -1,0 +1,373 @@
+/**
+ * The Markdown summary of a run: the check run's output and the job summary (SPEC §5).
+ * Sections follow the receipts contract's human reading order — verdict, introduced
+ * findings, suppressed and deferred, validation state, confidence anchors — then
+ * pre-existing, resolved, stale evidence and the reviewer prose, collapsed. All receipt
+ * text goes through the escapers of `markdown-escape.ts`.
+ */
+import type { Conclusion } from '../gate/gate.js'
+import type { ReceiptRow, Report, ReportFinding } from '../gate/report.js'
+import { shortSha } from '../gate/review-head.js'
+import { mdCode, mdFence, mdInline } from './markdown-escape.js'
+
+/** GitHub's limits: check-run summary/text 65535 bytes; job summary 1 MiB. */
+export const SUMMARY_LIMITS = { checkRun: 65535, jobSummary: 1024 * 1024 } as const
+
+const ICON: Record<Conclusion, string> = {
+  success: '✅',
+  failure: '❌',
+  neutral: '⚪',
+  action_required: '🟠'
+}
+
+/** One line: what a reader needs first, e.g. `NEEDS_WORK — 2 introduced findings open (1 P1)`. */
+export function renderTitle(report: Report): string {
+  const open = introducedOpen(report)
+  const severe = ['P0', 'P1']
+    .map(
+      (severity) =>
+        [severity, open.filter((f) => f.severity === severity).length] as const
+    )
+    .filter(([, n]) => n > 0)
+    .map(([severity, n]) => `${n} ${severity}`)
+  const findings =
+    open.length === 0
+      ? 'no introduced findings open'
+      : `${open.length} introduced finding${open.length === 1 ? '' : 's'} open${severe.length ? ` (${severe.join(', ')})` : ''}`
+  const head =
+    report.missing.length > 0
+      ? `No current ${report.missing.join(', ')}`
+      : report.verdict || 'No current receipt'
+  const extras: string[] = []
+  const unknown = report.receipts.filter(
+    (r) => r.currentness === 'unreadable' || r.currentness === 'ambiguous'
+  ).length
+  if (unknown > 0) extras.push(`${unknown} unreadable or ambiguous`)
+  if (report.deferred.unnamed.length > 0)
+    extras.push('deferred findings not named in the PR body')
+  if (report.receipts.length === 0 && report.missing.length === 0)
+    return 'No review receipts selected'
+  return [head, findings, ...extras].join(' — ').slice(0, 250)
+}
+
+/** Current findings that are introduced and still open (open or not_fixed). */
+export function introducedOpen(report: Report): ReportFinding[] {
+  return currentFindings(report).filter(
+    (f) =>
+      f.classification === 'introduced' &&
+      (f.status === 'open' || f.status === 'not_fixed')
+  )
+}
+
+function currentFindings(report: Report): Array<ReportFinding & { receipt: string }> {
+  return report.receipts.flatMap((row) =>
+    row.findings.map((f) => ({ ...f, receipt: row.path }))
+  )
+}
+
+interface Block {
+  text: string
+  /** Lower drops first when the budget is tight: 3 essential, 2 findings, 1 detail, 0 prose. */
+  priority: number
+}
+
+/** Renders the summary within `maxBytes`, cutting whole blocks and saying what was cut. */
+export function renderSummary(
+  report: Report,
+  maxBytes: number = SUMMARY_LIMITS.checkRun
+): string {
+  const blocks = summaryBlocks(report)
+  for (let floor = 0; floor <= 3; floor++) {
+    const kept = blocks.filter((block) => block.priority >= floor)
+    const text = join(kept, blocks.length - kept.length)
+    if (byteLength(text) <= maxBytes) return text
+  }
+  return hardCut(
+    blocks.filter((block) => block.priority >= 3),
+    maxBytes
+  )
+}
+
+function join(blocks: readonly Block[], dropped: number): string {
+  const body = blocks.map((block) => block.text).join('\n')
+  return dropped === 0
+    ? body
+    : `${body}\n\n> **Note:** ${dropped} detail block${dropped === 1 ? '' : 's'} not shown: the summary is limited in size. The JSON report (output \`report\`) has everything.\n`
+}
+
+function hardCut(blocks: readonly Block[], maxBytes: number): string {
+  const note = (n: number): string =>
+    `\n\n> **Note:** ${n} more block${n === 1 ? '' : 's'} not shown (size limit). The JSON report (output \`report\`) has everything.\n`
+  let out = ''
+  for (let i = 0; i < blocks.length; i++) {
+    const next = `${out}${(blocks[i] as Block).text}\n`
+    if (byteLength(next) + byteLength(note(blocks.length - i)) > maxBytes)
+      return out + note(blocks.length - i)
+    out = next
+  }
+  return out
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8')
+}
+
+function summaryBlocks(report: Report): Block[] {
+  return [
+    ...headerBlocks(report),
+    ...verdictBlocks(report),
+    ...introducedBlocks(report),
+    ...suppressedDeferredBlocks(report),
+    ...validationBlocks(report),
+    ...anchorBlocks(report),
+    ...otherFindingBlocks(report),
+    ...proseBlocks(report)
+  ]
+}
+
+function headerBlocks(report: Report): Block[] {
+  const required = report.required.length
+    ? report.required.map(mdCode).join(', ')
+    : 'nothing'
+  const lines = [
+    `## ${ICON[report.conclusion]} Review receipts: ${report.conclusion}`,
+    '',
+    `**${mdInline(renderTitle(report))}**`,
+    '',
+    `Head ${mdCode(shortSha(report.head))} · ${report.receipts.length} receipt${report.receipts.length === 1 ? '' : 's'} selected · required: ${required}`
+  ]
+  for (const note of report.notes) lines.push('', `> ${mdInline(note)}`)
+  return [{ text: lines.join('\n'), priority: 3 }]
+}
+
+function verdictBlocks(report: Report): Block[] {
+  const out: Block[] = [{ text: '\n### 1. Verdict\n', priority: 3 }]
+  if (report.receipts.length === 0)
+    out.push({ text: '_No receipt selected._', priority: 3 })
+  else {
+    const rows = report.receipts.map(
+      (row) =>
+        `| ${mdCode(row.path)} | ${cell(row.type)} | ${cell(row.mode)} | ${cell(row.verdict)} | ${currentnessCell(row)} | ${ICON[row.conclusion]} ${row.conclusion} |`
+    )
+    out.push({
+      text: [
+        '| Receipt | Type | Backend | Verdict | Currentness | Conclusion |',
+        '|---|---|---|---|---|---|',
+        ...rows
+      ].join('\n'),
+      priority: 3
+    })
+  }
+  for (const type of report.missing) {
+    out.push({
+      text: `\n❌ **No current ${mdInline(type)} for ${mdCode(shortSha(report.head))}** (missing, all stale, unreadable or ambiguous).`,
+      priority: 3
+    })
+  }
+  return out
+}
+
+function cell(value: string | null): string {
+  return value === null ? '—' : mdInline(value)
+}
+
+function currentnessCell(row: ReceiptRow): string {
+  const label =
+    row.label === 'inferred'
+      ? ' (inferred from history)'
+      : row.label === 'unverified'
+        ? ' (unverified)'
+        : ''
+  return `**${row.currentness}**${label}: ${mdInline(row.reason)}`
+}
+
+function findingLine(finding: ReportFinding, receipt: string): string {
+  const where = finding.anchor
+    ? ` — ${mdCode(`${finding.anchor.path}:${lines(finding)}`)}${finding.anchor.side === 'base' ? ' (base side)' : ''}`
+    : ''
+  return `- **${finding.severity}** · confidence ${finding.confidence} · ${finding.status} — ${mdInline(finding.title)}${where} · ${mdCode(receipt.slice(receipt.lastIndexOf('/') + 1))}`
+}
+
+function lines(finding: ReportFinding): string {
+  const anchor = finding.anchor
+  if (!anchor) return ''
+  return anchor.endLine === anchor.startLine
+    ? `${anchor.startLine}`
+    : `${anchor.startLine}-${anchor.endLine}`
+}
+
+function findingBlocks(
+  findings: ReadonlyArray<ReportFinding & { receipt: string }>,
+  withBodies: boolean
+): Block[] {
+  return findings.flatMap((finding) => {
+    const blocks: Block[] = [{ text: findingLine(finding, finding.receipt), priority: 2 }]
+    if (withBodies) {
+      const detail = finding.suggestion
+        ? `${finding.body}\n\nSuggestion:\n${finding.suggestion}`
+        : finding.body
+      blocks.push({
+        text: `\n  <details><summary>details</summary>\n\n${indent(mdFence(detail))}\n\n  </details>\n`,
+        priority: 1
+      })
+    }
+    return blocks
+  })
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n')
+}
+
+function introducedBlocks(report: Report): Block[] {
+  const introduced = currentFindings(report).filter(
+    (f) =>
+      f.classification === 'introduced' &&
+      (f.status === 'open' || f.status === 'not_fixed')
+  )
+  const head: Block = { text: '\n### 2. Introduced findings\n', priority: 3 }
+  if (introduced.length === 0)
+    return [
+      head,
+      { text: '_No introduced finding is open in a current receipt._', priority: 3 }
+    ]
+  const notShown =
+    report.annotationsNotShown > 0
+      ? [
+          {
+            text: `\n${report.annotationsNotShown} annotation${report.annotationsNotShown === 1 ? '' : 's'} not shown (limit: max-annotations); every finding is listed here.`,
+            priority: 3
+          }
+        ]
+      : []
+  return [head, ...findingBlocks(introduced, true), ...notShown]
+}
+
+function suppressedDeferredBlocks(report: Report): Block[] {
+  const lines: string[] = []
+  for (const row of report.receipts) {
+    const suppressed = row.details?.suppressed
+    const total = suppressed ? Object.values(suppressed).reduce((a, b) => a + b, 0) : 0
+    if (total > 0)
+      lines.push(
+        `- ${mdCode(row.path)}: ${total} finding${total === 1 ? '' : 's'} suppressed below the confidence bar`
+      )
+    if (row.details?.deferred)
+      lines.push(
+        `- ${mdCode(row.path)}: ${row.details.deferred} deferred in the walkthrough`
+      )
+  }
+  const d = report.deferred
+  if (d.skipped)
+    lines.push(`- Deferred audit: skipped (${d.notes.map(mdInline).join('; ')})`)
+  else {
+    lines.push(
+      `- Deferred audit: ${d.unnamed.length === 0 ? '✅' : '❌'} the PR body names ${d.named} of ${d.expected} deferred finding${d.expected === 1 ? '' : 's'}`
+    )
+    for (const unnamed of d.unnamed) lines.push(`  - not named: ${mdInline(unnamed)}`)
+    for (const note of d.notes) lines.push(`  - ${mdInline(note)}`)
+  }
+  return [
+    { text: '\n### 3. Suppressed and deferred\n', priority: 3 },
+    { text: lines.join('\n'), priority: 3 }
+  ]
+}
+
+function validationBlocks(report: Report): Block[] {
+  const lines = report.receipts.map((row) => {
+    const parts = [
+      `structured findings ${row.structured}${row.round !== null ? ` (round ${row.round})` : ''}`
+    ]
+    if (row.structured === 'invalid')
+      parts.push(`ignored: ${mdInline(row.structuredReasons.join('; '))}`)
+    const v = row.details?.validator
+    if (v)
+      parts.push(
+        `validator dispatched ${v.dispatched ?? '?'}, dropped ${v.dropped ?? '?'}, kept ${v.kept ?? '?'}`
+      )
+    for (const change of row.details?.verdictChanges ?? []) parts.push(mdInline(change))
+    return `- ${mdCode(row.path)}: ${parts.join('; ')}`
+  })
+  const problems = report.problems
+    .filter((p) => p.code === 'truncated-tree')
+    .map((p) => `- ⚠️ ${mdInline(p.message)}`)
+  return [
+    { text: '\n### 4. Validation state\n', priority: 3 },
+    { text: [...lines, ...problems].join('\n') || '_Nothing to validate._', priority: 3 }
+  ]
+}
+
+function anchorBlocks(report: Report): Block[] {
+  const anchors = ['100', '75', '50', '25', '0']
+  const rows = report.receipts.flatMap((row) => {
+    const suppressed = row.details?.suppressed ?? {}
+    const current = row.findings
+    if (current.length === 0 && Object.keys(suppressed).length === 0) return []
+    const cells = anchors.map(
+      (a) =>
+        `${current.filter((f) => String(f.confidence) === a).length} / ${suppressed[a] ?? 0}`
+    )
+    return [`| ${mdCode(row.path)} | ${cells.join(' | ')} |`]
+  })
+  if (rows.length === 0)
+    return [{ text: '\n### 5. Confidence anchors\n\n_No confidence data._', priority: 1 }]
+  return [
+    {
+      text: '\n### 5. Confidence anchors\n\nFindings shown / suppressed, by confidence.\n',
+      priority: 1
+    },
+    {
+      text: [
+        '| Receipt | 100 | 75 | 50 | 25 | 0 |',
+        '|---|---|---|---|---|---|',
+        ...rows
+      ].join('\n'),
+      priority: 1
+    }
+  ]
+}
+
+function otherFindingBlocks(report: Report): Block[] {
+  const all = currentFindings(report)
+  const preExisting = all.filter(
+    (f) =>
+      f.classification === 'pre_existing' &&
+      (f.status === 'open' || f.status === 'not_fixed')
+  )
+  const resolved = all.filter((f) => f.status === 'fixed' || f.status === 'withdrawn')
+  const stale = report.receipts.flatMap((row) =>
+    row.staleFindings.map((f) => ({ ...f, receipt: row.path }))
+  )
+  const out: Block[] = []
+  if (preExisting.length)
+    out.push(
+      { text: '\n### Pre-existing findings\n', priority: 2 },
+      ...findingBlocks(preExisting, false)
+    )
+  if (resolved.length)
+    out.push(
+      { text: '\n### Resolved (fixed or withdrawn)\n', priority: 2 },
+      ...findingBlocks(resolved, false)
+    )
+  if (stale.length)
+    out.push(
+      {
+        text: '\n### Stale evidence (an older head; no annotations, no approval)\n',
+        priority: 1
+      },
+      ...findingBlocks(stale, false).map((b) => ({ ...b, priority: 1 }))
+    )
+  return out
+}
+
+function proseBlocks(report: Report): Block[] {
+  return report.receipts
+    .filter((row) => row.details?.prose)
+    .map((row) => ({
+      text: `\n<details><summary>Reviewer prose — ${mdInline(row.path)}</summary>\n\n${mdFence(row.details?.prose ?? '')}\n\n</details>`,
+      priority: 0
+    }))
+}

@@ -1,0 +1,60 @@
+/**
+ * The receipt source: everything the gate needs from a repository, behind one
+ * interface with two implementations — local git plumbing (the CLI, and the action
+ * when the workspace holds the head) and the GitHub API (the action).
+ */
+
+/** One entry of the tree under `receipts-dir` at the head commit. */
+export interface TreeEntry {
+  /** Repository-relative path. */
+  path: string
+  /** `blob`, `tree` or `commit` (a submodule). */
+  type: 'blob' | 'tree' | 'commit'
+  /** Git file mode: `100644`, `100755`, `120000` (symlink), `160000` (submodule). */
+  mode: string
+  sha: string
+  /** Blob size in bytes (blobs only). */
+  size: number | null
+}
+
+/** A listing of `receipts-dir` at the head; `truncated` when the source could not list it all. */
+export interface TreeListing {
+  entries: TreeEntry[]
+  truncated: boolean
+}
+
+/** What a source can tell about a reviewed SHA `R` relative to the head `H`. */
+export type Ancestry =
+  | { kind: 'identical' }
+  | { kind: 'ahead'; commits: number; changedPaths: string[] }
+  | { kind: 'not-ancestor' }
+  | { kind: 'unknown-commit' }
+  /** The comparison exists but could not be listed whole (e.g. over 300 files). */
+  | { kind: 'too-large'; commits: number }
+
+/** The newest commit that changed a receipt file, for the history rule of unbound receipts. */
+export interface ReceiptCommit {
+  sha: string
+  /** First parent, or null for a root commit. */
+  parent: string | null
+  /** Paths that commit changed against its first parent. */
+  changedPaths: string[]
+}
+
+/** Repository access, all at one head commit. */
+export interface ReceiptSource {
+  /** The head commit the gate judges. */
+  readonly head: string
+  /** Lists `dir` at the head, recursively. An absent folder is an empty listing. */
+  listTree(dir: string): Promise<TreeListing>
+  /** Reads many blobs at once; a blob that cannot be read maps to an error string. */
+  readBlobs(shas: readonly string[]): Promise<Map<string, Uint8Array | string>>
+  /** Reads one file at the head, or null when there is none. */
+  readFile(path: string): Promise<Uint8Array | null>
+  /** Paths changed between the merge base and the head, or null when unknown (with why). */
+  changedPaths(): Promise<{ paths: string[] } | { paths: null; note: string }>
+  /** How `reviewed` relates to the head. */
+  ancestry(reviewed: string): Promise<Ancestry>
+  /** The newest commit at or before the head that changed `path`, or null. */
+  receiptCommit(path: string): Promise<ReceiptCommit | null>
+}
