@@ -56,7 +56,7 @@ export function planReceipts(entries: readonly TreeEntry[]): ReceiptPlan[] {
 /** Symlinks and submodules are never followed: a receipt that is one is unreadable. */
 function checkKinds(plan: ReceiptPlan): ReceiptPlan {
   const bad = [plan.latest, ...plan.history].find(
-    (entry) => entry && entry.type !== 'blob'
+    (entry) => entry && (entry.type !== 'blob' || entry.mode === '120000')
   )
   if (!bad) return plan
   const what =
