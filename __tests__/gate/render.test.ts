@@ -1,0 +1,156 @@
+/** The renderers: hostile receipt text is neutralised; summaries stay within GitHub's byte limits. */
+import { describe, expect, it } from '@jest/globals'
+import type { Report, ReceiptRow, ReportFinding } from '../../src/gate/report.js'
+import { mdFence, mdInline } from '../../src/render/markdown-escape.js'
+import { renderSummary, renderTitle } from '../../src/render/summary.js'
+import { renderText } from '../../src/render/text.js'
+import MarkdownIt from 'markdown-it'
+
+const HOSTILE =
+  '::set-output name=x::1 <img src=x onerror=alert(1)> @everyone @org/team </details> | a | b | [x](javascript:alert(1)) ```\u001b[31m\u202e'
+
+function finding(over: Partial<ReportFinding> = {}): ReportFinding {
+  return {
+    id: 'finding-1',
+    ordinal: 1,
+    severity: 'P1',
+    confidence: 75,
+    classification: 'introduced',
+    status: 'open',
+    title: HOSTILE,
+    body: `${HOSTILE}\n\`\`\`\`\nbreak out`,
+    suggestion: HOSTILE,
+    rIds: ['R1'],
+    anchor: { path: 'src/a.ts', side: 'head', startLine: 4, endLine: 9 },
+    ...over
+  }
+}
+
+function report(rows: Partial<ReceiptRow>[] = [{}]): Report {
+  return {
+    conclusion: 'failure',
+    head: 'c0ffee0123456789abcdef0123456789abcdef01',
+    verdict: 'NEEDS_WORK',
+    missing: [],
+    required: ['impl_review'],
+    receipts: rows.map((over) => ({
+      path: '.flow/review-receipts/impl-fn-1.1.json',
+      type: 'impl_review',
+      id: 'fn-1.1',
+      mode: HOSTILE,
+      verdict: 'NEEDS_WORK',
+      currentness: 'current',
+      headSource: 'findings',
+      reviewedHead: 'c0ffee0',
+      structured: 'valid',
+      structuredReasons: [],
+      round: 1,
+      conclusion: 'failure',
+      reason: HOSTILE,
+      label: null,
+      findings: [finding()],
+      staleFindings: [],
+      details: {
+        suppressed: { '25': 2 },
+        deferred: 1,
+        validator: null,
+        verdictChanges: [],
+        introducedCount: 1,
+        preExistingCount: 0,
+        prose: HOSTILE,
+        unaddressed: []
+      },
+      ...over
+    })),
+    deferred: { expected: 1, named: 0, unnamed: [HOSTILE], skipped: false, notes: [] },
+    annotations: [],
+    annotationsNotShown: 0,
+    problems: [],
+    notes: []
+  }
+}
+
+/** Renders Markdown as GitHub does (GFM tables, raw HTML allowed) and returns the HTML. */
+function html(markdown: string): string {
+  return new MarkdownIt({ html: true, linkify: true }).render(markdown)
+}
+
+/** Text a reader sees, without tags. */
+function visibleText(rendered: string): string {
+  return rendered.replace(/<[^>]*>/g, '')
+}
+
+describe('markdown escaping', () => {
+  it('neutralises HTML, mentions, links, tables and controls inline', () => {
+    const out = mdInline(HOSTILE)
+    expect(out).not.toMatch(
+      /<img|<\/details>|@everyone|@org\/team|\]\(|\u001b|\u202e|(?<!\\)\|/
+    )
+    expect(out).toContain('&lt;img')
+  })
+  it('fences cannot be closed from inside', () => {
+    const fenced = mdFence('a\n````\n<details>')
+    expect(fenced.startsWith('`````text\n')).toBe(true)
+    expect(fenced.endsWith('\n`````')).toBe(true)
+  })
+  it('the rendered summary has no live hostile HTML, links, mentions or broken tables', () => {
+    const rendered = html(renderSummary(report()))
+    expect(rendered).not.toMatch(/<img|href="javascript|onerror=alert\(1\)>/)
+    expect(visibleText(rendered)).not.toMatch(/@everyone|@org\/team|\u001b|\u202e/)
+    expect(rendered.match(/<details>/g)?.length).toBe(
+      rendered.match(/<\/details>/g)?.length
+    )
+    // One header row and one body row, each with six cells: the pipes in the text stayed text.
+    const table = rendered.slice(
+      rendered.indexOf('<table>'),
+      rendered.indexOf('</table>')
+    )
+    expect(table.match(/<tr>/g)).toHaveLength(2)
+    expect(table.slice(table.indexOf('<tbody>')).match(/<td>/g)).toHaveLength(6)
+  })
+})
+
+describe('summary', () => {
+  it('follows the human reading order', () => {
+    const text = renderSummary(report())
+    const order = [
+      '### 1. Verdict',
+      '### 2. Introduced findings',
+      '### 3. Suppressed and deferred',
+      '### 4. Validation state',
+      '### 5. Confidence anchors',
+      'Reviewer prose'
+    ]
+    const at = order.map((heading) => text.indexOf(heading))
+    expect(at.every((i) => i >= 0)).toBe(true)
+    expect([...at].sort((a, b) => a - b)).toEqual(at)
+  })
+  it('stays within 65535 bytes and says what it cut', () => {
+    const many = Array.from({ length: 200 }, (_, i) =>
+      finding({ id: `f${i}`, ordinal: i + 1, body: 'x'.repeat(3000) })
+    )
+    const text = renderSummary(report([{ findings: many }, { findings: many }]))
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(65535)
+    expect(text).toMatch(/not shown/)
+  })
+  it('titles say the verdict and the open introduced findings', () => {
+    expect(
+      renderTitle({
+        ...report(),
+        deferred: { expected: 0, named: 0, unnamed: [], skipped: false, notes: [] }
+      })
+    ).toBe('NEEDS_WORK — 1 introduced finding open (1 P1)')
+    expect(renderTitle({ ...report([]), verdict: '', missing: ['impl_review'] })).toMatch(
+      /^No current impl_review/
+    )
+  })
+})
+
+describe('text report', () => {
+  it('escapes terminal controls and colours only when asked', () => {
+    const plain = renderText(report(), false)
+    expect(plain).not.toMatch(/\u001b|\u202e/)
+    expect(plain).toContain('\\u{1b}')
+    expect(renderText(report(), true)).toMatch(/\u001b\[31m/)
+  })
+})
