@@ -80,13 +80,19 @@ export class GitRepo {
 
   /** Runs git with extra environment variables. */
   gitWith(env: Record<string, string>, ...args: string[]): string {
-    return execFileSync('git', args, {
-      cwd: this.path,
-      env: gitEnv(env),
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-      stdio: ['ignore', 'pipe', 'pipe']
-    }).replace(/\n$/, '')
+    try {
+      return execFileSync('git', args, {
+        cwd: this.path,
+        env: gitEnv(env),
+        encoding: 'utf8',
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ['ignore', 'pipe', 'pipe']
+      }).replace(/\n$/, '')
+    } catch (e) {
+      const err = e as { stderr?: string; stdout?: string; message: string }
+      const detail = (err.stderr || err.stdout || '').trim()
+      throw new Error(`git ${args.join(' ')} failed${detail ? `: ${detail}` : ''}`)
+    }
   }
 
   /** Writes files (relative paths; parent folders are created). `null` deletes a file. */
@@ -112,8 +118,12 @@ export class GitRepo {
     return this
   }
 
-  /** Stages a gitlink (submodule entry, mode 160000) pointing at `sha`; no .gitmodules. */
+  /**
+   * Stages a gitlink (submodule entry, mode 160000) pointing at `sha`, with an empty folder
+   * like an uninitialised submodule; no .gitmodules (write one yourself if needed).
+   */
   submodule(path: string, sha: string): this {
+    mkdirSync(join(this.path, path), { recursive: true })
     this.git('update-index', '--add', '--cacheinfo', `160000,${sha},${path}`)
     return this
   }
@@ -122,7 +132,10 @@ export class GitRepo {
   commit(message: string, options: CommitOptions = {}): string {
     this.git('add', '-A')
     const date = options.date ?? this.nextDate()
-    const env: Record<string, string> = { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date }
+    const env: Record<string, string> = {
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_DATE: date
+    }
     if (options.author) {
       env.GIT_AUTHOR_NAME = options.author.name
       env.GIT_AUTHOR_EMAIL = options.author.email
