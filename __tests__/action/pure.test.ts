@@ -1,0 +1,183 @@
+/** Pure parts of the action: event routing, the retry policy, workflow-command escaping, stop-commands. */
+import { describe, expect, it } from '@jest/globals'
+import { routeEvent } from '../../src/action/event.js'
+import { workflowCommand } from '../../src/action/fallback.js'
+import { logUntrusted } from '../../src/action/log.js'
+import { decide, rateLimitWait } from '../../src/github/retry.js'
+import { readJsonBytes, type JsonObject } from '../../src/receipts/json.js'
+
+const payload = (value: unknown): JsonObject => {
+  const read = readJsonBytes(new TextEncoder().encode(JSON.stringify(value)))
+  if (!read.ok) throw new Error(read.reason)
+  return read.value as JsonObject
+}
+
+describe('routeEvent', () => {
+  const pr = { pull_request: { number: 7, head: { sha: 'h1' } } }
+  it('gates pull_request and pull_request_target on the PR head', () => {
+    expect(routeEvent('pull_request', payload(pr), null)).toEqual({
+      kind: 'pull',
+      number: 7,
+      headSha: 'h1'
+    })
+    expect(routeEvent('pull_request_target', payload(pr), null)).toEqual({
+      kind: 'pull',
+      number: 7,
+      headSha: 'h1'
+    })
+  })
+  it('workflow_run takes the PR from the payload, or leaves it to be found', () => {
+    const run = {
+      workflow_run: {
+        head_sha: 'h2',
+        head_branch: 'feat',
+        head_repository: { owner: { login: 'fork' } },
+        pull_requests: []
+      }
+    }
+    expect(routeEvent('workflow_run', payload(run), null)).toEqual({
+      kind: 'workflow-run',
+      number: null,
+      headSha: 'h2',
+      headBranch: 'feat',
+      headOwner: 'fork'
+    })
+    const withPr = {
+      workflow_run: { ...run.workflow_run, pull_requests: [{ number: 9 }] }
+    }
+    expect(routeEvent('workflow_run', payload(withPr), null)).toMatchObject({ number: 9 })
+    expect(routeEvent('workflow_run', payload(run), 12)).toMatchObject({ number: 12 })
+  })
+  it('merge_group reports on its head; other events gate nothing unless pull-number is set', () => {
+    expect(
+      routeEvent('merge_group', payload({ merge_group: { head_sha: 'mg' } }), null)
+    ).toEqual({ kind: 'merge-group', headSha: 'mg' })
+    expect(routeEvent('push', payload({}), null).kind).toBe('nothing')
+    expect(routeEvent('workflow_dispatch', payload({}), 5)).toEqual({
+      kind: 'pull',
+      number: 5,
+      headSha: null
+    })
+  })
+  it('does not trust a hostile payload shape', () => {
+    expect(
+      routeEvent(
+        'pull_request',
+        payload({ pull_request: { number: '7; rm -rf', head: { sha: ['x'] } } }),
+        null
+      ).kind
+    ).toBe('nothing')
+    expect(
+      routeEvent('pull_request', payload({ pull_request: { number: 1.5 } }), null).kind
+    ).toBe('nothing')
+  })
+})
+
+describe('retry policy', () => {
+  const now = 1_000_000
+  it('retries 5xx and network errors for reads, at most 3 times, with backoff', () => {
+    expect(
+      decide({ status: 502, headers: {}, message: 'bad gateway' }, 0, {
+        idempotent: true,
+        nowMs: now
+      })
+    ).toEqual({ action: 'retry', waitMs: 1000, why: 'HTTP 502' })
+    expect(
+      decide({ status: undefined, headers: {}, message: 'reset' }, 2, {
+        idempotent: true,
+        nowMs: now
+      })
+    ).toMatchObject({ action: 'retry', waitMs: 4000 })
+    expect(
+      decide({ status: 500, headers: {}, message: 'x' }, 3, {
+        idempotent: true,
+        nowMs: now
+      })
+    ).toMatchObject({ action: 'fail' })
+    expect(
+      decide({ status: 502, headers: {}, message: 'x' }, 0, {
+        idempotent: false,
+        nowMs: now
+      })
+    ).toMatchObject({ action: 'fail' })
+    expect(
+      decide({ status: 404, headers: {}, message: 'x' }, 0, {
+        idempotent: true,
+        nowMs: now
+      })
+    ).toMatchObject({ action: 'fail' })
+  })
+  it('honours retry-after and x-ratelimit-reset up to 60 s, for writes too', () => {
+    expect(
+      decide({ status: 429, headers: { 'retry-after': '3' }, message: '' }, 0, {
+        idempotent: false,
+        nowMs: now
+      })
+    ).toMatchObject({ action: 'retry', waitMs: 3000 })
+    const reset = {
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(now / 1000 + 30)
+    }
+    expect(
+      decide({ status: 403, headers: reset, message: 'API rate limit exceeded' }, 0, {
+        idempotent: true,
+        nowMs: now
+      })
+    ).toMatchObject({ action: 'retry', waitMs: 30000 })
+    const far = {
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(now / 1000 + 3600)
+    }
+    expect(
+      decide({ status: 403, headers: far, message: '' }, 0, {
+        idempotent: true,
+        nowMs: now
+      })
+    ).toMatchObject({ action: 'fail', message: expect.stringContaining('3600 s') })
+    expect(
+      rateLimitWait({ status: 403, headers: {}, message: 'secondary rate limit' }, now)
+    ).toBe(60000)
+  })
+  it('does not treat a permission 403 as a rate limit', () => {
+    expect(
+      decide(
+        {
+          status: 403,
+          headers: { 'x-ratelimit-remaining': '4999' },
+          message: 'Resource not accessible by integration'
+        },
+        0,
+        { idempotent: false, nowMs: now }
+      )
+    ).toMatchObject({ action: 'fail' })
+  })
+})
+
+describe('workflow commands', () => {
+  it('escapes data and properties as the toolkit does', () => {
+    const line = workflowCommand({
+      path: 'src/a,b:c.ts',
+      start_line: 3,
+      end_line: 4,
+      annotation_level: 'failure',
+      title: 'P1 · x, y: z',
+      message: '100%\nnext ::set-output name=a::b\r'
+    })
+    expect(line).toBe(
+      '::error file=src/a%2Cb%3Ac.ts,line=3,endLine=4,title=P1 · x%2C y%3A z::100%25%0Anext ::set-output name=a::b%0D'
+    )
+    expect(line.split('\n')).toHaveLength(1)
+  })
+  it('wraps untrusted lines in a stop-commands block with a fresh token', () => {
+    const lines: string[] = []
+    logUntrusted((line) => lines.push(line), ['::set-output name=x::1', 'two\nlines'])
+    const token = lines[0]?.replace('::stop-commands::', '') ?? ''
+    expect(token).toMatch(/^[0-9a-f-]{36}$/)
+    expect(lines).toEqual([
+      `::stop-commands::${token}`,
+      '::set-output name=x::1',
+      'two lines',
+      `::${token}::`
+    ])
+  })
+})

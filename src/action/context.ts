@@ -1,0 +1,44 @@
+/** The run's environment, read once: event, repository, run ids, API URL, workspace. */
+import { readFileSync } from 'node:fs'
+import { isJsonObject, readJsonBytes, type JsonObject } from '../receipts/json.js'
+import { timeScaleFrom } from '../github/client.js'
+
+export interface RunContext {
+  eventName: string
+  payload: JsonObject
+  owner: string
+  repo: string
+  runId: string
+  runAttempt: string
+  apiUrl: string | undefined
+  workspace: string | undefined
+  timeScale: number
+}
+
+/** Reads `GITHUB_*` variables and the event payload file. */
+export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext {
+  const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/')
+  return {
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    payload: readPayload(env.GITHUB_EVENT_PATH),
+    owner,
+    repo,
+    runId: env.GITHUB_RUN_ID ?? '',
+    runAttempt: env.GITHUB_RUN_ATTEMPT ?? '1',
+    apiUrl: env.GITHUB_API_URL || undefined,
+    workspace: env.GITHUB_WORKSPACE || undefined,
+    timeScale: timeScaleFrom(env)
+  }
+}
+
+function readPayload(path: string | undefined): JsonObject {
+  if (!path) return Object.create(null) as JsonObject
+  try {
+    const read = readJsonBytes(readFileSync(path))
+    return read.ok && isJsonObject(read.value)
+      ? read.value
+      : (Object.create(null) as JsonObject)
+  } catch {
+    return Object.create(null) as JsonObject
+  }
+}

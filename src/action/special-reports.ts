@@ -1,0 +1,39 @@
+/** Reports for runs that gate no receipts: a merge group, and a PR that could not be found. */
+import type { Report } from '../gate/report.js'
+
+function empty(head: string, conclusion: Report['conclusion'], note: string): Report {
+  return {
+    conclusion,
+    head,
+    verdict: '',
+    receipts: [],
+    missing: [],
+    required: [],
+    deferred: { expected: 0, named: 0, unnamed: [], skipped: true, notes: [] },
+    annotations: [],
+    annotationsNotShown: 0,
+    problems:
+      conclusion === 'failure'
+        ? [{ code: 'pull-request-not-found', path: null, message: note }]
+        : [],
+    notes: [note]
+  }
+}
+
+/** A merge queue group: the required check must report or the queue waits forever. */
+export function mergeGroupReport(head: string): Report {
+  return empty(
+    head,
+    'success',
+    'Merge queue: gated on the pull request (its receipts were checked there).'
+  )
+}
+
+/** A `workflow_run` whose PR cannot be found: never a pass. */
+export function pullNotFoundReport(head: string, why: string): Report {
+  return empty(
+    head,
+    'failure',
+    `No pull request found for ${head}: ${why}. A required check never passes without its PR.`
+  )
+}

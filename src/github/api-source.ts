@@ -1,0 +1,209 @@
+/**
+ * The receipt source over the GitHub API (Git Data, compare, pulls): what the action
+ * uses when the workspace does not hold the PR head. It reads receipts as data and
+ * never runs PR code, so it is safe under `pull_request_target`.
+ */
+import { mapLimit } from '../util/concurrency.js'
+import type {
+  Ancestry,
+  ReceiptCommit,
+  ReceiptSource,
+  TreeEntry,
+  TreeListing
+} from '../source/types.js'
+import { GitHubError, type Octokit } from './client.js'
+
+/** GitHub caps the PR files list at 3,000 and a comparison's files at 300. */
+export const PR_FILES_CAP = 3000
+export const COMPARE_FILES_CAP = 300
+const BLOB_CONCURRENCY = 8
+
+export interface ApiSourceOptions {
+  octokit: Octokit
+  owner: string
+  repo: string
+  head: string
+  pullNumber: number
+  /** `changed_files` of the PR (from pulls.get): over the cap, selection falls back to all. */
+  changedFiles: number
+}
+
+type RawTreeEntry = {
+  path?: string
+  mode?: string
+  type?: string
+  sha?: string
+  size?: number
+}
+
+/** A {@link ReceiptSource} over the REST API. */
+export function apiSource(options: ApiSourceOptions): ReceiptSource {
+  const { octokit, owner, repo, head } = options
+  const base = { owner, repo }
+  return {
+    head,
+    listTree: async (dir) => listTree(octokit, base, head, dir),
+    readBlobs: async (shas) => {
+      const blobs = await mapLimit(shas, BLOB_CONCURRENCY, async (sha) =>
+        readBlob(octokit, base, sha)
+      )
+      return new Map(shas.map((sha, index) => [sha, blobs[index] as Uint8Array | string]))
+    },
+    async readFile(path) {
+      try {
+        const { data } = await octokit.rest.repos.getContent({ ...base, path, ref: head })
+        if (Array.isArray(data) || data.type !== 'file' || !('content' in data))
+          return null
+        return Buffer.from(data.content, 'base64')
+      } catch (error) {
+        if (error instanceof GitHubError && error.status === 404) return null
+        throw error
+      }
+    },
+    async changedPaths() {
+      if (options.changedFiles > PR_FILES_CAP) {
+        return {
+          paths: null,
+          note: `the PR changes ${options.changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
+        }
+      }
+      const files = await octokit.paginate(octokit.rest.pulls.listFiles, {
+        ...base,
+        pull_number: options.pullNumber,
+        per_page: 100
+      })
+      // A rename touches both paths: moving a receipt in or out of the folder changes it.
+      return {
+        paths: files.flatMap((file) =>
+          file.previous_filename
+            ? [file.filename, file.previous_filename]
+            : [file.filename]
+        )
+      }
+    },
+    ancestry: async (reviewed) => ancestry(octokit, base, reviewed, head),
+    receiptCommit: async (path) => receiptCommit(octokit, base, head, path)
+  }
+}
+
+/** Walks to `dir` through non-recursive trees, then takes one recursive tree of it. */
+async function listTree(
+  octokit: Octokit,
+  base: { owner: string; repo: string },
+  head: string,
+  dir: string
+): Promise<TreeListing> {
+  let sha = head
+  for (const segment of dir.split('/')) {
+    const { data } = await octokit.rest.git.getTree({ ...base, tree_sha: sha })
+    const next = (data.tree as RawTreeEntry[]).find(
+      (entry) => entry.path === segment && entry.type === 'tree'
+    )
+    if (!next?.sha) return { entries: [], truncated: false }
+    sha = next.sha
+  }
+  const { data } = await octokit.rest.git.getTree({
+    ...base,
+    tree_sha: sha,
+    recursive: '1'
+  })
+  const entries: TreeEntry[] = (data.tree as RawTreeEntry[])
+    .filter(
+      (entry) =>
+        entry.type !== 'tree' &&
+        typeof entry.path === 'string' &&
+        typeof entry.sha === 'string'
+    )
+    .map((entry) => ({
+      path: `${dir}/${entry.path}`,
+      type: entry.type === 'commit' ? 'commit' : 'blob',
+      mode: entry.mode ?? '100644',
+      sha: entry.sha as string,
+      size: typeof entry.size === 'number' ? entry.size : null
+    }))
+  return { entries, truncated: data.truncated === true }
+}
+
+async function readBlob(
+  octokit: Octokit,
+  base: { owner: string; repo: string },
+  sha: string
+): Promise<Uint8Array | string> {
+  try {
+    const { data } = await octokit.rest.git.getBlob({ ...base, file_sha: sha })
+    return data.encoding === 'base64'
+      ? Buffer.from(data.content, 'base64')
+      : Buffer.from(data.content, 'utf8')
+  } catch (error) {
+    if (error instanceof GitHubError) return error.message
+    throw error
+  }
+}
+
+const SHA_LIKE = /^[0-9a-f]{7,64}$/i
+
+/** One compare call per reviewed SHA: `R...H`. */
+async function ancestry(
+  octokit: Octokit,
+  base: { owner: string; repo: string },
+  reviewed: string,
+  head: string
+): Promise<Ancestry> {
+  // Receipt text is hostile: only a hex SHA goes into the URL.
+  if (!SHA_LIKE.test(reviewed)) return { kind: 'unknown-commit' }
+  if (reviewed.toLowerCase() === head.toLowerCase()) return { kind: 'identical' }
+  try {
+    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+      ...base,
+      basehead: `${reviewed}...${head}`,
+      per_page: 1
+    })
+    if (data.status === 'identical') return { kind: 'identical' }
+    if (data.status !== 'ahead') return { kind: 'not-ancestor' }
+    const files = data.files ?? []
+    if (files.length >= COMPARE_FILES_CAP)
+      return { kind: 'too-large', commits: data.ahead_by }
+    return {
+      kind: 'ahead',
+      commits: data.ahead_by,
+      changedPaths: files.flatMap((file) =>
+        file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
+      )
+    }
+  } catch (error) {
+    if (error instanceof GitHubError && (error.status === 404 || error.status === 422))
+      return { kind: 'unknown-commit' }
+    throw error
+  }
+}
+
+/** The newest commit that changed `path` (list commits), then what it changed (compare with its parent). */
+async function receiptCommit(
+  octokit: Octokit,
+  base: { owner: string; repo: string },
+  head: string,
+  path: string
+): Promise<ReceiptCommit | null> {
+  const { data } = await octokit.rest.repos.listCommits({
+    ...base,
+    sha: head,
+    path,
+    per_page: 1
+  })
+  const commit = data[0]
+  if (!commit) return null
+  const parent = commit.parents[0]?.sha ?? null
+  const { data: detail } = await octokit.rest.repos.getCommit({
+    ...base,
+    ref: commit.sha,
+    per_page: COMPARE_FILES_CAP
+  })
+  const files = detail.files ?? []
+  return {
+    sha: commit.sha,
+    parent,
+    changedPaths: files.flatMap((file) =>
+      file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
+    )
+  }
+}

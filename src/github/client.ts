@@ -1,0 +1,110 @@
+/**
+ * The GitHub client: `@actions/github`'s octokit with one request hook that applies
+ * the retry policy, a 20 s timeout per attempt, and a time scale for tests
+ * (`RECEIPT_GATE_TIME_SCALE`, so tests never sleep for real).
+ */
+import { getOctokit } from '@actions/github'
+import { REQUEST_TIMEOUT_MS, decide, type Failure } from './retry.js'
+
+export type Octokit = ReturnType<typeof getOctokit>
+
+/** Thrown when a request failed for good; the message never contains the token. */
+export class GitHubError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly route: string
+  ) {
+    super(message)
+  }
+}
+
+export interface ClientOptions {
+  token: string
+  baseUrl?: string
+  /** Multiplies every wait and timeout (tests: e.g. 0.001). */
+  timeScale: number
+  /** Called before each retry, for the log. */
+  onRetry?: (what: string) => void
+}
+
+const sleep = async (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Reads `RECEIPT_GATE_TIME_SCALE` (default 1). */
+export function timeScaleFrom(env: Readonly<Record<string, string | undefined>>): number {
+  const scale = Number(env.RECEIPT_GATE_TIME_SCALE)
+  return Number.isFinite(scale) && scale > 0 ? scale : 1
+}
+
+/** Builds the client. */
+export function createClient(options: ClientOptions): Octokit {
+  const octokit = getOctokit(
+    options.token,
+    options.baseUrl ? { baseUrl: options.baseUrl } : {}
+  )
+  octokit.hook.wrap('request', async (request, params) => {
+    const route = `${params.method} ${params.url}`
+    const idempotent = params.method === 'GET' || params.method === 'HEAD'
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const signal = AbortSignal.timeout(
+          Math.max(1, REQUEST_TIMEOUT_MS * options.timeScale)
+        )
+        return await request({ ...params, request: { ...params.request, signal } })
+      } catch (error) {
+        const failure = toFailure(error)
+        const decision = decide(failure, attempt, { idempotent, nowMs: Date.now() })
+        if (decision.action === 'fail')
+          throw new GitHubError(`${route}: ${decision.message}`, failure.status, route)
+        options.onRetry?.(
+          `${route}: ${decision.why}; retrying in ${Math.round(decision.waitMs / 1000)} s`
+        )
+        await sleep(decision.waitMs * options.timeScale)
+      }
+    }
+  })
+  return octokit
+}
+
+/** Normalises an octokit error; never copies request headers (they hold the token). */
+export function toFailure(error: unknown): Failure {
+  const e = error as {
+    status?: unknown
+    response?: { headers?: Record<string, string | number | undefined>; data?: unknown }
+    message?: unknown
+    name?: unknown
+  }
+  const status =
+    typeof e.status === 'number' && e.status >= 100 && e.status !== 500
+      ? e.status
+      : statusOf500(e)
+  const apiMessage = (e.response?.data as { message?: unknown } | undefined)?.message
+  const message =
+    typeof apiMessage === 'string'
+      ? `${status ?? 'network'} ${apiMessage}`
+      : networkMessage(e)
+  return { status, headers: e.response?.headers ?? {}, message }
+}
+
+// @octokit/request reports fetch failures (resets, timeouts) as status 500 without a
+// response; a real 500 has one.
+function statusOf500(e: { status?: unknown; response?: unknown }): number | undefined {
+  return e.status === 500 && e.response !== undefined ? 500 : undefined
+}
+
+function networkMessage(e: { message?: unknown; name?: unknown }): string {
+  const text = typeof e.message === 'string' ? e.message : 'request failed'
+  return e.name === 'TimeoutError' || /abort|timeout/i.test(text)
+    ? 'request timed out'
+    : `network error: ${text.split('\n')[0]}`
+}
+
+/** Is this the 403 GitHub gives a token without `checks: write` (fork PRs)? */
+export function isPermissionDenied(error: unknown): boolean {
+  return (
+    error instanceof GitHubError &&
+    error.status === 403 &&
+    !/rate limit/i.test(error.message)
+  )
+}

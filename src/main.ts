@@ -1,0 +1,145 @@
+/**
+ * The action: inputs → event → pull request → receipts → gate → check run, summary,
+ * outputs. The only place that sets outputs or fails the step; every decision is made
+ * in the pure core, every call to the outside world in an adapter.
+ */
+import * as core from '@actions/core'
+import { readInputs, type ActionInputs } from './action/inputs.js'
+import { readRunContext, type RunContext } from './action/context.js'
+import { routeEvent } from './action/event.js'
+import { emptyOutputs, reportOutputs, type Outputs } from './action/outputs.js'
+import {
+  logReport,
+  publishReport,
+  writeJobSummary,
+  writeReportFile,
+  type PublishTarget
+} from './action/publish.js'
+import { mergeGroupReport, pullNotFoundReport } from './action/special-reports.js'
+import { workspaceSource } from './action/workspace.js'
+import { evaluate } from './gate/evaluate.js'
+import type { Report } from './gate/report.js'
+import { apiSource } from './github/api-source.js'
+import { createClient, type Octokit } from './github/client.js'
+import { findPullRequestByHead, getPullRequest } from './github/pulls.js'
+
+/** Runs the action; never throws (failures fail the step with one clear message). */
+export async function run(): Promise<void> {
+  try {
+    const inputs = readInputs()
+    const context = readRunContext()
+    const route = routeEvent(context.eventName, context.payload, inputs.pullNumber)
+    if (route.kind === 'nothing') {
+      core.info(`Receipt Gate: nothing to gate (${route.why}).`)
+      return setOutputs(emptyOutputs('neutral'))
+    }
+    const octokit = createClient({
+      token: inputs.token,
+      baseUrl: context.apiUrl,
+      timeScale: context.timeScale,
+      onRetry: (line) => core.info(line)
+    })
+    if (route.kind === 'merge-group') {
+      const published = await publishReport(
+        mergeGroupReport(route.headSha),
+        target(octokit, inputs, context, route.headSha, false)
+      )
+      return setOutputs(emptyOutputs('success', published))
+    }
+    const number =
+      route.kind === 'pull'
+        ? route.number
+        : (route.number ??
+          (await findPullRequestByHead(octokit, context.owner, context.repo, {
+            sha: route.headSha,
+            branch: route.headBranch,
+            owner: route.headOwner
+          })))
+    if (number === null && route.kind === 'workflow-run') {
+      const report = pullNotFoundReport(
+        route.headSha,
+        'no open pull request has this head (workflow_run.pull_requests is empty for forks; set pull-number)'
+      )
+      return await finish(
+        report,
+        inputs,
+        context,
+        target(octokit, inputs, context, route.headSha, false)
+      )
+    }
+    if (number === null) throw new Error('no pull request to gate')
+    const pr = await getPullRequest(octokit, context.owner, context.repo, number)
+    const head = route.headSha ?? pr.headSha
+    const source =
+      (await workspaceSource(context.workspace, head, pr.baseSha)) ??
+      apiSource({
+        octokit,
+        owner: context.owner,
+        repo: context.repo,
+        head,
+        pullNumber: number,
+        changedFiles: pr.changedFiles
+      })
+    const report = await evaluate({
+      source,
+      options: inputs.gate,
+      body: pr.body,
+      branch: pr.headRef
+    })
+    await finish(report, inputs, context, target(octokit, inputs, context, head, pr.fork))
+  } catch (error) {
+    core.setFailed(
+      `Receipt Gate: ${error instanceof Error ? error.message : String(error)}`
+    )
+  }
+}
+
+/** Publishes, writes the summary and the report, sets outputs, and fails the step when it must. */
+async function finish(
+  report: Report,
+  inputs: ActionInputs,
+  context: RunContext,
+  to: PublishTarget
+): Promise<void> {
+  logReport(report)
+  const published = await publishReport(report, to)
+  await writeJobSummary(report)
+  setOutputs(
+    reportOutputs(
+      report,
+      published,
+      writeReportFile(report, `${context.runId}-${context.runAttempt}`)
+    )
+  )
+  const failing =
+    report.conclusion === 'failure' || report.conclusion === 'action_required'
+  // Without a check run the step's result is the only signal: fail it whatever fail-step says.
+  if (failing && (inputs.failStep || published.fallback)) {
+    core.setFailed(
+      `Receipt Gate: ${report.conclusion} — see the ${published.fallback ? 'job summary' : `check run ${published.checkRunUrl}`}`
+    )
+  }
+}
+
+function target(
+  octokit: Octokit,
+  inputs: ActionInputs,
+  context: RunContext,
+  headSha: string,
+  fork: boolean
+): PublishTarget {
+  return {
+    octokit,
+    owner: context.owner,
+    repo: context.repo,
+    checkName: inputs.checkName,
+    headSha,
+    externalId: `${context.runId}-${context.runAttempt}`,
+    fork,
+    timeScale: context.timeScale
+  }
+}
+
+function setOutputs(outputs: Outputs): void {
+  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value)
+}
