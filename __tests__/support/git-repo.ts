@@ -14,8 +14,10 @@
  */
 import { execFileSync } from 'node:child_process'
 import {
+  appendFileSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   realpathSync,
   rmSync,
   symlinkSync,
@@ -66,10 +68,12 @@ export class GitRepo {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), options.prefix ?? 'rg-git-')))
     const repo = new GitRepo(dir)
     repo.git('init', '-q', '-b', options.branch ?? 'main')
-    repo.git('config', 'user.name', GIT_NAME)
-    repo.git('config', 'user.email', GIT_EMAIL)
-    repo.git('config', 'commit.gpgsign', 'false')
-    repo.git('config', 'core.autocrlf', 'false')
+    // Written directly: one git spawn costs ~15 ms on a small CI machine.
+    appendFileSync(
+      join(dir, '.git', 'config'),
+      `[user]\n\tname = ${GIT_NAME}\n\temail = ${GIT_EMAIL}\n` +
+        '[commit]\n\tgpgsign = false\n[core]\n\tautocrlf = false\n'
+    )
     return repo
   }
 
@@ -185,8 +189,19 @@ export class GitRepo {
     return this.git('rev-parse', '--verify', `${rev}^{commit}`)
   }
 
-  /** Sha of HEAD. */
+  /** Sha of HEAD (read from .git when possible, without spawning git). */
   head(): string {
+    try {
+      const head = readFileSync(join(this.path, '.git', 'HEAD'), 'utf8').trim()
+      if (/^[0-9a-f]{40}$/.test(head)) return head
+      const ref = /^ref: (refs\/\S+)$/.exec(head)?.[1]
+      if (ref) {
+        const sha = readFileSync(join(this.path, '.git', ref), 'utf8').trim()
+        if (/^[0-9a-f]{40}$/.test(sha)) return sha
+      }
+    } catch {
+      // packed or unusual refs: ask git
+    }
     return this.revParse('HEAD')
   }
 

@@ -1,8 +1,14 @@
 /** Reports for runs that gate no receipts: a merge group, and a PR that could not be found. */
 import type { Report } from '../gate/report.js'
 
-function empty(head: string, conclusion: Report['conclusion'], note: string): Report {
+function empty(
+  head: string,
+  conclusion: Report['conclusion'],
+  note: string,
+  title: string
+): Report {
   return {
+    title,
     conclusion,
     head,
     verdict: '',
@@ -25,7 +31,8 @@ export function mergeGroupReport(head: string): Report {
   return empty(
     head,
     'success',
-    'Merge queue: gated on the pull request (its receipts were checked there).'
+    'Merge queue: gated on the pull request (its receipts were checked there).',
+    'Gated on the pull request'
   )
 }
 
@@ -34,6 +41,7 @@ export function pullNotFoundReport(head: string, why: string): Report {
   return empty(
     head,
     'failure',
-    `No pull request found for ${head}: ${why}. A required check never passes without its PR.`
+    `No pull request found for ${head}: ${why}. A required check never passes without its PR.`,
+    'No pull request found for this head'
   )
 }

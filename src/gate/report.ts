@@ -89,6 +89,8 @@ export interface Problem {
 }
 
 export interface Report {
+  /** A title that replaces the computed one (merge groups, a PR not found). */
+  title?: string
   conclusion: Conclusion
   head: string
   /** Worst verdict among current receipts, or ''. */

@@ -171,7 +171,8 @@ async function postBatch(
   input: CheckRunInput,
   id: number,
   batch: readonly ReportAnnotation[],
-  before: number
+  before: number,
+  probed = false
 ): Promise<{ posted: number; dropped: Dropped[] }> {
   if (batch.length === 0) return { posted: before, dropped: [] }
   for (let attempt = 0; ; attempt++) {
@@ -186,8 +187,10 @@ async function postBatch(
       )
       return { posted: before + batch.length, dropped: [] }
     } catch (error) {
-      if (isUnprocessable(error))
+      if (isUnprocessable(error)) {
+        if (batch.length > 1 && !probed) await probeWithoutAnnotations(octokit, input, id)
         return isolate(octokit, input, id, batch, before, (error as Error).message)
+      }
       if (!transient(error) || attempt >= MAX_RETRIES) throw error
       // Annotations append: a PATCH that landed behind a 502 must not be sent twice.
       const { data } = await octokit.rest.checks.get({
@@ -200,6 +203,25 @@ async function postBatch(
       await sleep(backoff(attempt) * input.timeScale)
     }
   }
+}
+
+/**
+ * A 422 may come from the output itself, not the annotations: then no batch can ever
+ * pass, and splitting would only multiply requests. One PATCH without annotations tells.
+ */
+async function probeWithoutAnnotations(
+  octokit: Octokit,
+  input: CheckRunInput,
+  id: number
+): Promise<void> {
+  await guarded(async () =>
+    octokit.rest.checks.update({
+      owner: input.owner,
+      repo: input.repo,
+      check_run_id: id,
+      output: { title: input.title, summary: input.summary }
+    })
+  )
 }
 
 /** Splits a refused batch in halves until each refused annotation stands alone. */
@@ -217,7 +239,7 @@ async function isolate(
       dropped: [{ annotation: batch[0] as ReportAnnotation, reason }]
     }
   const half = Math.ceil(batch.length / 2)
-  const left = await postBatch(octokit, input, id, batch.slice(0, half), before)
-  const right = await postBatch(octokit, input, id, batch.slice(half), left.posted)
+  const left = await postBatch(octokit, input, id, batch.slice(0, half), before, true)
+  const right = await postBatch(octokit, input, id, batch.slice(half), left.posted, true)
   return { posted: right.posted, dropped: [...left.dropped, ...right.dropped] }
 }

@@ -22,6 +22,7 @@ const ICON: Record<Conclusion, string> = {
 
 /** One line: what a reader needs first, e.g. `NEEDS_WORK — 2 introduced findings open (1 P1)`. */
 export function renderTitle(report: Report): string {
+  if (report.title !== undefined) return report.title
   const open = introducedOpen(report)
   const severe = ['P0', 'P1']
     .map(

@@ -1,0 +1,402 @@
+/**
+ * End to end: the real bundled `dist/index.js`, run as the runner runs it, against the
+ * local GitHub API (every request and response validated against GitHub's OpenAPI
+ * description), on pull requests built in real git repositories.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { readFileSync, rmSync } from 'node:fs'
+import { DIR, prFixture, receiptWith, runOnPr, type PrFixture } from './support.js'
+import type { ActionRun } from '../support/runner.js'
+import MarkdownIt from 'markdown-it'
+
+const open: PrFixture[] = []
+const runs: ActionRun[] = []
+afterEach(async () => {
+  for (const fixture of open.splice(0)) {
+    fixture.fake.assertNoViolations()
+    await fixture.fake.close()
+    fixture.repo.cleanup()
+    rmSync(fixture.emptyWorkspace, { recursive: true, force: true })
+  }
+  runs.splice(0).forEach((run) => run.cleanup())
+})
+
+async function fixture(...args: Parameters<typeof prFixture>): Promise<PrFixture> {
+  const made = await prFixture(...args)
+  open.push(made)
+  return made
+}
+
+async function run(
+  f: PrFixture,
+  options: Parameters<typeof runOnPr>[1] = {}
+): Promise<ActionRun> {
+  const result = await runOnPr(f, options)
+  runs.push(result)
+  return result
+}
+
+const writes = (r: ActionRun) => r.requests.filter((q) => q.method !== 'GET')
+
+describe('the action on a pull request', () => {
+  it('current SHIP → success: one completed check run on the PR head, outputs, summary, report', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+        item: () => ({ severity: 'P2' })
+      })
+    }))
+    const result = await run(f)
+    expect(result.stderr).toBe('')
+    expect(result.exitCode).toBe(0)
+    const head = f.repo.revParse('feature/fn-7')
+    const checkRuns = f.fake.checks.runs
+    expect(checkRuns).toHaveLength(1)
+    expect(checkRuns[0]).toMatchObject({
+      name: 'Review receipts',
+      head_sha: head,
+      status: 'completed',
+      conclusion: 'success',
+      external_id: '4242-1'
+    })
+    expect(checkRuns[0]?.annotations).toEqual([
+      expect.objectContaining({
+        path: 'src/file-1.ts',
+        start_line: 10,
+        end_line: 12,
+        annotation_level: 'warning'
+      })
+    ])
+    expect(result.outputs).toMatchObject({
+      conclusion: 'success',
+      verdict: 'SHIP',
+      current: 'true',
+      receipts: '1',
+      'introduced-open': '1',
+      'deferred-unnamed': '0',
+      'check-run-id': String(checkRuns[0]?.id)
+    })
+    expect(result.outputs['check-run-url']).toMatch(/^https:\/\//)
+    expect(result.summary).toContain('### 1. Verdict')
+    const report = JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8'))
+    expect(report).toMatchObject({ conclusion: 'success', head })
+    expect(result.stdout).toContain('::stop-commands::')
+  })
+
+  it('NEEDS_WORK with 230 anchored findings → failure; 230 annotations in 5 requests of at most 50', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+        verdict: 'NEEDS_WORK',
+        id: 'fn-7.1',
+        count: 115
+      }),
+      [`${DIR}/impl-fn-7.2.json`]: receiptWith(reviewed, base, {
+        verdict: 'NEEDS_WORK',
+        id: 'fn-7.2',
+        count: 115
+      })
+    }))
+    const result = await run(f)
+    expect(result.exitCode).toBe(1)
+    const checkWrites = writes(result).filter(
+      (q) => q.operationId === 'checks/create' || q.operationId === 'checks/update'
+    )
+    expect(checkWrites.map((q) => q.operationId)).toEqual([
+      'checks/create',
+      'checks/update',
+      'checks/update',
+      'checks/update',
+      'checks/update'
+    ])
+    const sizes = checkWrites.map(
+      (q) =>
+        ((q.body as { output: { annotations: unknown[] } }).output.annotations ?? [])
+          .length
+    )
+    expect(sizes).toEqual([50, 50, 50, 50, 30])
+    expect(f.fake.checks.runs[0]?.annotations).toHaveLength(230)
+    expect(result.outputs).toMatchObject({
+      conclusion: 'failure',
+      verdict: 'NEEDS_WORK',
+      'introduced-open': '230'
+    })
+  })
+
+  it('NEEDS_HUMAN → action_required and a failed step', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, { verdict: 'NEEDS_HUMAN' })
+    }))
+    const result = await run(f)
+    expect(result.exitCode).toBe(1)
+    expect(f.fake.checks.runs[0]?.conclusion).toBe('action_required')
+    expect(result.outputs.conclusion).toBe('action_required')
+  })
+
+  it('fail-step: false keeps the step green on a failing gate', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, { verdict: 'NEEDS_WORK' })
+    }))
+    const result = await run(f, { inputs: { 'fail-step': 'false' } })
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs.conclusion).toBe('failure')
+  })
+
+  it('stale → failure with the reason in the summary', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base),
+      'src/late.ts': 'after the review\n'
+    }))
+    const result = await run(f)
+    expect(result.exitCode).toBe(1)
+    const runRecord = f.fake.checks.runs[0]
+    expect(runRecord?.conclusion).toBe('failure')
+    expect(runRecord?.output.summary).toContain('src/late\\.ts')
+    expect(runRecord?.output.summary).toMatch(/No current impl\\_review/)
+  })
+
+  it('an unreadable receipt gets a failure annotation on its own file', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base),
+      [`${DIR}/impl-fn-7.2.json`]: '{"type": "impl_review",'
+    }))
+    const result = await run(f)
+    expect(result.exitCode).toBe(1)
+    expect(f.fake.checks.runs[0]?.annotations).toContainEqual(
+      expect.objectContaining({
+        path: `${DIR}/impl-fn-7.2.json`,
+        annotation_level: 'failure',
+        start_line: 1
+      })
+    )
+  })
+
+  it('reads the workspace with git when it holds the head (no tree/blob API calls)', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)
+    }))
+    const result = await run(f, { workspace: f.repo.path })
+    expect(result.exitCode).toBe(0)
+    expect(result.requests.map((q) => q.operationId)).toEqual([
+      'pulls/get',
+      'checks/create'
+    ])
+  })
+})
+
+describe('forks and failing GitHub', () => {
+  it('fork 403 → workflow-command annotations, job summary, exit 1, and why in the log', async () => {
+    const f = await fixture(
+      (reviewed, base) => ({
+        [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+          verdict: 'NEEDS_WORK'
+        })
+      }),
+      { fork: true }
+    )
+    f.fake.faults.add({ kind: 'forbidden', route: 'checks/create', times: Infinity })
+    const result = await run(f, { inputs: { 'fail-step': 'false' } })
+    expect(result.exitCode).toBe(1)
+    expect(f.fake.checks.runs).toHaveLength(0)
+    expect(result.stdout).toMatch(
+      /^::error file=src\/file-1\.ts,line=10,endLine=12,title=P1 · introduced · confidence 75 — Finding 1::/m
+    )
+    expect(result.stdout).toMatch(/pull_request_target/)
+    expect(result.summary).toContain('### 1. Verdict')
+    expect(result.outputs).toMatchObject({
+      conclusion: 'failure',
+      'check-run-id': '',
+      'check-run-url': ''
+    })
+  })
+
+  it('two 502s on the create, then success → exactly one completed check run', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)
+    }))
+    f.fake.faults.add({ kind: 'status', status: 502, route: 'checks/create', times: 2 })
+    const result = await run(f)
+    expect(result.exitCode).toBe(0)
+    expect(f.fake.checks.runs).toHaveLength(1)
+    expect(f.fake.checks.runs[0]?.status).toBe('completed')
+  })
+
+  it('a create that succeeded behind a 502 is found by external_id, not duplicated', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, { count: 60 })
+    }))
+    f.fake.faults.add({
+      kind: 'status',
+      status: 502,
+      route: 'checks/create',
+      applied: true
+    })
+    const result = await run(f)
+    expect(result.exitCode).toBe(0)
+    expect(f.fake.checks.runs).toHaveLength(1)
+    expect(f.fake.checks.runs[0]?.annotations).toHaveLength(60)
+  })
+
+  it('a PATCH that landed behind a 502 is not sent twice', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, { count: 120 })
+    }))
+    f.fake.faults.add({
+      kind: 'status',
+      status: 502,
+      route: 'checks/update',
+      applied: true
+    })
+    await run(f)
+    expect(f.fake.checks.runs[0]?.annotations).toHaveLength(120)
+  })
+
+  it('a rate-limit 403 then success', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)
+    }))
+    f.fake.faults.add({
+      kind: 'rate-limit',
+      status: 403,
+      route: 'pulls/get',
+      resetAfterSeconds: 5
+    })
+    f.fake.faults.add({
+      kind: 'rate-limit',
+      status: 429,
+      route: 'checks/create',
+      retryAfterSeconds: 2
+    })
+    const result = await run(f)
+    expect(result.exitCode).toBe(0)
+    expect(f.fake.checks.runs).toHaveLength(1)
+    expect(result.stdout).toMatch(/rate limited/)
+  })
+
+  it('a 422 on one annotation batch: the rest are posted and the dropped one named', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+        count: 80,
+        item: (i) => (i === 64 ? { title: 'poison' } : {})
+      })
+    }))
+    f.fake.faults.add({
+      kind: 'reject',
+      route: 'checks/update',
+      times: Infinity,
+      when: (call) =>
+        JSON.stringify(
+          (call.body as { output?: { annotations?: unknown } }).output?.annotations ?? []
+        ).includes('poison')
+    })
+    const result = await run(f)
+    const stored = f.fake.checks.runs[0]
+    expect(stored?.annotations).toHaveLength(79)
+    expect(stored?.output.summary).toContain('Annotations GitHub refused (1)')
+    expect(result.stdout).toContain('refused by GitHub')
+  })
+})
+
+describe('hostile receipt text', () => {
+  const EVIL =
+    '::set-output name=verdict::SHIP ::add-mask::x ##[error]boom <img src=x onerror=alert(1)> @everyone </details> | a | b |'
+  it('is neutralised in the summary, annotations and log', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+        verdict: 'NEEDS_WORK',
+        item: () => ({ title: EVIL.slice(0, 200), body: EVIL, suggestion: EVIL })
+      })
+    }))
+    const result = await run(f)
+    expect(result.outputs.verdict).toBe('NEEDS_WORK')
+    const stored = f.fake.checks.runs[0]
+    for (const text of [stored?.output.summary ?? '', result.summary]) {
+      const rendered = new MarkdownIt({ html: true, linkify: true }).render(text)
+      expect(rendered).not.toMatch(/<img/)
+      expect(rendered.replace(/<[^>]*>/g, '')).not.toContain('@everyone')
+      expect(rendered.match(/<details>/g)?.length).toBe(
+        rendered.match(/<\/details>/g)?.length
+      )
+    }
+    // Outside stop-commands blocks the log holds no receipt text at all.
+    const outside = result.stdout.replace(
+      /::stop-commands::([0-9a-f-]+)\n[\s\S]*?\n::\1::/g,
+      ''
+    )
+    expect(outside).not.toContain('set-output name=verdict')
+    expect(outside).not.toContain('##[error]boom')
+    expect(stored?.annotations[0]?.title).not.toMatch(/[\n\r]/)
+  })
+})
+
+describe('events', () => {
+  it('merge_group → success on the group head, no receipts read', async () => {
+    const f = await fixture(() => ({}))
+    const head = f.repo.revParse('main')
+    const result = await run(f, {
+      event: {
+        name: 'merge_group',
+        payload: {
+          merge_group: {
+            head_sha: head,
+            head_ref: 'refs/heads/gh-readonly-queue/main/pr-1'
+          }
+        }
+      }
+    })
+    expect(result.exitCode).toBe(0)
+    expect(f.fake.checks.runs[0]).toMatchObject({
+      head_sha: head,
+      conclusion: 'success'
+    })
+    expect(result.outputs).toMatchObject({
+      conclusion: 'success',
+      receipts: '0',
+      verdict: ''
+    })
+  })
+
+  it('an event with nothing to gate → no check run, neutral', async () => {
+    const f = await fixture(() => ({}))
+    const result = await run(f, { event: { name: 'push', payload: {} } })
+    expect(result.exitCode).toBe(0)
+    expect(result.requests).toHaveLength(0)
+    expect(result.outputs.conclusion).toBe('neutral')
+  })
+
+  it('workflow_run for a fork PR finds the PR by head SHA; an unknown head fails', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)
+    }))
+    const head = f.repo.revParse('feature/fn-7')
+    const payload = (sha: string) => ({
+      workflow_run: {
+        head_sha: sha,
+        head_branch: 'feature/fn-7',
+        pull_requests: [],
+        head_repository: { owner: { login: 'acme' } }
+      }
+    })
+    const found = await run(f, {
+      event: { name: 'workflow_run', payload: payload(head) }
+    })
+    expect(found.exitCode).toBe(0)
+    expect(found.outputs.conclusion).toBe('success')
+    const missing = await run(f, {
+      event: { name: 'workflow_run', payload: payload(f.repo.revParse('main')) }
+    })
+    expect(missing.exitCode).toBe(1)
+    expect(missing.outputs.conclusion).toBe('failure')
+    expect(f.fake.checks.runs.at(-1)).toMatchObject({
+      head_sha: f.repo.revParse('main'),
+      conclusion: 'failure',
+      output: { title: 'No pull request found for this head' }
+    })
+  })
+
+  it('a bad input fails fast naming the input and its values', async () => {
+    const f = await fixture(() => ({}))
+    const result = await run(f, { inputs: { 'unbound-head': 'sometimes' } })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(/unbound-head: must be one of history, fail, allow/)
+    expect(result.requests).toHaveLength(0)
+  })
+})

@@ -1,0 +1,121 @@
+/** Builds pull requests in real git repositories for end-to-end runs of the bundled action. */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { GitRepo } from '../support/git-repo.js'
+import {
+  buildContainer,
+  buildItem,
+  buildReceipt,
+  jsonText,
+  type BuiltObject
+} from '../support/receipt-builders.js'
+import {
+  startFakeGitHub,
+  type FakeGitHub,
+  type PullRequestSpec
+} from '../support/github-api/server.js'
+import { runAction, type ActionRun, type RunActionOptions } from '../support/runner.js'
+
+export const DIR = '.flow/review-receipts'
+
+export interface PrFixture {
+  repo: GitRepo
+  base: string
+  reviewed: string
+  fake: FakeGitHub
+  /** An empty folder: the workspace does not hold the head, so the API source is used. */
+  emptyWorkspace: string
+}
+
+/**
+ * main + a `feature/fn-7` branch with one code commit (the reviewed head); `receipts`
+ * builds the files of the `.flow/`-only commit that records the review.
+ */
+export async function prFixture(
+  receipts: (reviewed: string, base: string) => Record<string, string>,
+  pull: Partial<PullRequestSpec> = {}
+): Promise<PrFixture> {
+  const repo = GitRepo.init()
+  repo.write({
+    'src/app.ts':
+      Array.from({ length: 400 }, (_, i) => `export const v${i} = ${i}`).join('\n') + '\n'
+  })
+  const base = repo.commit('initial')
+  repo.branch('feature/fn-7')
+  repo.write({ 'src/app.ts': 'export const changed = true\n' })
+  const reviewed = repo.commit('fn-7.1: change')
+  repo.write(receipts(reviewed, base))
+  repo.commit('chore(flow): record review', { allowEmpty: true })
+  const fake = await startFakeGitHub({
+    repo,
+    pulls: [
+      {
+        number: 1,
+        head: { ref: 'feature/fn-7' },
+        base: { ref: 'main' },
+        body: '## Summary\n',
+        ...pull
+      }
+    ]
+  })
+  return {
+    repo,
+    base,
+    reviewed,
+    fake,
+    emptyWorkspace: mkdtempSync(join(tmpdir(), 'rg-ws-'))
+  }
+}
+
+/** A findings-bound receipt with `count` anchored findings (severity cycling P0..P3 unless given). */
+export function receiptWith(
+  reviewed: string,
+  base: string,
+  options: {
+    verdict?: string
+    id?: string
+    count?: number
+    source?: string
+    item?: (i: number) => BuiltObject
+  } = {}
+): string {
+  const source = options.source ?? `review-${options.id ?? 'fn-7.1'}`
+  const items = Array.from({ length: options.count ?? 1 }, (_, i) =>
+    buildItem({
+      ordinal: i + 1,
+      sourceReceiptId: source,
+      anchor: { headSha: reviewed, baseSha: base },
+      with: { severity: 'P1', ...(options.item?.(i) ?? {}) }
+    })
+  )
+  const container = buildContainer({
+    sourceReceiptId: source,
+    headSha: reviewed,
+    baseSha: base,
+    items
+  })
+  return jsonText(
+    buildReceipt({
+      id: options.id ?? 'fn-7.1',
+      verdict: options.verdict ?? 'SHIP',
+      findings: container
+    })
+  )
+}
+
+/** Runs dist/index.js against the fake on PR 1 (API source unless `workspace` is given). */
+export async function runOnPr(
+  fixture: PrFixture,
+  options: Partial<RunActionOptions> = {}
+): Promise<ActionRun> {
+  return runAction({
+    fake: fixture.fake,
+    event: { name: 'pull_request', pull: 1 },
+    workspace: fixture.emptyWorkspace,
+    runId: 4242,
+    runAttempt: 1,
+    ...options,
+    env: { RECEIPT_GATE_TIME_SCALE: '0.001', ...(options.env ?? {}) }
+  })
+}
