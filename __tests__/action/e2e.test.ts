@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { readFileSync, rmSync } from 'node:fs'
+import type { BuiltObject } from '../support/receipt-builders.js'
 import { DIR, prFixture, receiptWith, runOnPr, type PrFixture } from './support.js'
 import type { ActionRun } from '../support/runner.js'
 import MarkdownIt from 'markdown-it'
@@ -275,7 +276,7 @@ describe('forks and failing GitHub', () => {
     const f = await fixture((reviewed, base) => ({
       [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
         count: 80,
-        item: (i) => (i === 64 ? { title: 'poison' } : {})
+        item: (i): BuiltObject => (i === 64 ? { title: 'poison' } : {})
       })
     }))
     f.fake.faults.add({

@@ -13,6 +13,7 @@ import {
   type BuiltObject
 } from '../support/receipt-builders.js'
 import { checkJson, runCli } from '../support/check-cli.js'
+import type { Report } from '../../src/gate/report.js'
 import { historyFileName } from '../../src/receipts/identity.js'
 
 const DIR = '.flow/review-receipts'
@@ -63,7 +64,7 @@ function legacyReceipt(fields: BuiltObject = {}): string {
   })
 }
 
-const row = (report: { receipts: Array<{ path: string }> }, name: string) =>
+const row = (report: Report, name: string) =>
   report.receipts.find((r) => r.path === `${DIR}/${name}`)
 
 describe('findings-bound receipts', () => {
