@@ -401,3 +401,65 @@ describe('events', () => {
     expect(result.requests).toHaveLength(0)
   })
 })
+
+describe('requests (SPEC §9)', () => {
+  it('unbound receipts through the API: one commit lookup each, one compare per distinct reviewed SHA', async () => {
+    const legacy = (id: string) =>
+      JSON.stringify({
+        type: 'impl_review',
+        id,
+        mode: 'codex',
+        verdict: 'SHIP',
+        review: 'ok'
+      })
+    const f = await fixture(() => ({
+      [`${DIR}/impl-fn-7.1.json`]: legacy('fn-7.1'),
+      [`${DIR}/impl-fn-7.2.json`]: legacy('fn-7.2')
+    }))
+    const result = await run(f)
+    expect(result.exitCode).toBe(0)
+    const report = JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8'))
+    expect(
+      report.receipts.map(
+        (r: { currentness: string; headSource: string; label: string }) => [
+          r.currentness,
+          r.headSource,
+          r.label
+        ]
+      )
+    ).toEqual([
+      ['current', 'history', 'inferred'],
+      ['current', 'history', 'inferred']
+    ])
+    expect(f.fake.countByOperation()).toEqual({
+      'pulls/get': 1,
+      'git/get-tree': 3,
+      'pulls/list-files': 1,
+      'git/get-blob': 2,
+      'repos/get-content': 1,
+      'repos/list-commits': 2,
+      'repos/compare-commits-with-basehead': 1,
+      'checks/create': 1
+    })
+  })
+
+  it('an unbound receipt committed together with code is stale through the API too', async () => {
+    const f = await fixture(() => ({
+      [`${DIR}/impl-fn-7.1.json`]: JSON.stringify({
+        type: 'impl_review',
+        id: 'fn-7.1',
+        mode: 'codex',
+        verdict: 'SHIP'
+      }),
+      'src/extra.ts': 'export const extra = 1\n'
+    }))
+    const result = await run(f)
+    expect(result.exitCode).toBe(1)
+    const report = JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8'))
+    expect(report.receipts[0]).toMatchObject({
+      currentness: 'stale',
+      headSource: 'history',
+      reason: expect.stringContaining('src/extra.ts')
+    })
+  })
+})

@@ -285,7 +285,7 @@ async function inferFromHistory(
   const commit = await source.receiptCommit(path)
   if (commit === null)
     return { sha: null, reason: 'stale: no commit that added the receipt was found' }
-  const code = commit.changedPaths.filter((changed) => !isBookkeeping(changed))
+  const code = (commit.changedPaths ?? []).filter((changed) => !isBookkeeping(changed))
   if (code.length > 0) {
     return {
       sha: null,

@@ -177,7 +177,7 @@ async function ancestry(
   }
 }
 
-/** The newest commit that changed `path` (list commits), then what it changed (compare with its parent). */
+/** The newest commit that changed `path`: one list-commits call (its files come from the compare). */
 async function receiptCommit(
   octokit: Octokit,
   base: { owner: string; repo: string },
@@ -192,18 +192,5 @@ async function receiptCommit(
   })
   const commit = data[0]
   if (!commit) return null
-  const parent = commit.parents[0]?.sha ?? null
-  const { data: detail } = await octokit.rest.repos.getCommit({
-    ...base,
-    ref: commit.sha,
-    per_page: COMPARE_FILES_CAP
-  })
-  const files = detail.files ?? []
-  return {
-    sha: commit.sha,
-    parent,
-    changedPaths: files.flatMap((file) =>
-      file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
-    )
-  }
+  return { sha: commit.sha, parent: commit.parents[0]?.sha ?? null, changedPaths: null }
 }

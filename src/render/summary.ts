@@ -179,7 +179,12 @@ function currentnessCell(row: ReceiptRow): string {
       : row.label === 'unverified'
         ? ' (unverified)'
         : ''
-  return `**${row.currentness}**${label}: ${mdInline(row.reason)}`
+  // Reasons open with the state ("stale: …"); the cell already says it in bold.
+  const reason = row.reason.replace(
+    new RegExp(`^${row.currentness}( \\([^)]*\\))?: `),
+    ''
+  )
+  return `**${row.currentness}**${label} — ${mdInline(reason)}`
 }
 
 function findingLine(finding: ReportFinding, receipt: string): string {

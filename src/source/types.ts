@@ -37,8 +37,12 @@ export interface ReceiptCommit {
   sha: string
   /** First parent, or null for a root commit. */
   parent: string | null
-  /** Paths that commit changed against its first parent. */
-  changedPaths: string[]
+  /**
+   * Paths that commit changed against its first parent, or null when the source does
+   * not list them (the API: the compare of the parent with the head covers that commit,
+   * so a receipt committed with code is still found stale, at one call less).
+   */
+  changedPaths: string[] | null
 }
 
 /** Repository access, all at one head commit. */
