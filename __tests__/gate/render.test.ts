@@ -111,6 +111,26 @@ describe('markdown escaping', () => {
 })
 
 describe('summary', () => {
+  it('escapes a hostile receipt path inside the raw-HTML prose summary', () => {
+    const rendered = html(
+      renderSummary(
+        report([
+          {
+            path: '.flow/review-receipts/</summary><img src=x onerror=alert(1)>@everyone.json'
+          }
+        ])
+      )
+    )
+    expect(rendered).not.toMatch(/<img/)
+    expect(visibleText(rendered)).not.toContain('@everyone')
+    expect(rendered.match(/<details>/g)?.length).toBe(
+      rendered.match(/<\/details>/g)?.length
+    )
+    expect(rendered.match(/<summary>/g)?.length).toBe(
+      rendered.match(/<\/summary>/g)?.length
+    )
+  })
+
   it('follows the human reading order', () => {
     const text = renderSummary(report())
     const order = [

@@ -7,6 +7,10 @@
  * The findings container, its items and anchors are closed (unknown keys are
  * rejected); the envelope is open. `null` counts as absent exactly where flowctl
  * says so, and nowhere else.
+ *
+ * `schema/receipt.schema.json` is generated from these schemas (`npm run schema`):
+ * `.meta()` carries the JSON Schema keywords a refinement cannot show, and the
+ * descriptions editors display.
  */
 import { z } from 'zod'
 import {
@@ -26,12 +30,16 @@ export * from './limits.js'
 
 /** A non-empty string of at most `max` code points. */
 function boundedString(max: number, what = 'string'): z.ZodString {
-  return z
-    .string()
-    .min(1, { error: `must be a non-empty ${what}` })
-    .refine((value) => withinCodePoints(value, max), {
-      error: `must be at most ${max} code points`
-    })
+  return (
+    z
+      .string()
+      .min(1, { error: `must be a non-empty ${what}` })
+      .refine((value) => withinCodePoints(value, max), {
+        error: `must be at most ${max} code points`
+      })
+      // JSON Schema's maxLength counts code points too, so it states the refinement exactly.
+      .meta({ maxLength: max })
+  )
 }
 
 /** An integer (never a bool, never a float token) of at least `min`. */
@@ -50,98 +58,173 @@ const UNSAFE_PATH =
   'must be a relative repository path (no leading /, drive letter, empty, . or .. segment)'
 
 /** Anchor paths are checked after flowctl's markdown cleaning (see `safePath`). */
-export const AnchorSchema = z.strictObject({
-  path: z.string().refine((value) => safePath(value) !== null, { error: UNSAFE_PATH }),
-  side: z.enum(['base', 'head']),
-  startLine: integerAtLeast(1),
-  baseSha: boundedString(LIMITS.id),
-  headSha: boundedString(LIMITS.id),
-  originalPath: z
-    .string()
-    .refine((value) => safePath(value) !== null, { error: UNSAFE_PATH })
-    .nullable()
-    .optional(),
-  endLine: z.int().nullable().optional(),
-  blobOid: z
-    .string()
-    .regex(BLOB_OID, { error: 'must be 7 to 64 lowercase hex digits' })
-    .nullable()
-    .optional()
-})
+export const AnchorSchema = z
+  .strictObject({
+    path: z
+      .string()
+      .refine((value) => safePath(value) !== null, { error: UNSAFE_PATH })
+      .describe(
+        'Repository path, relative; checked after Markdown cleaning (backticks, ** and \\ are tolerated).'
+      ),
+    side: z.enum(['base', 'head']).describe('Which side of the diff the lines are on.'),
+    startLine: integerAtLeast(1).describe('First line, 1-based.'),
+    baseSha: boundedString(LIMITS.id).describe("Equal to the container's baseSha."),
+    headSha: boundedString(LIMITS.id).describe("Equal to the container's headSha."),
+    originalPath: z
+      .string()
+      .refine((value) => safePath(value) !== null, { error: UNSAFE_PATH })
+      .nullable()
+      .optional()
+      .describe('Path before a rename; null counts as absent.'),
+    endLine: z
+      .int()
+      .nullable()
+      .optional()
+      .describe('Last line, at least startLine; null counts as absent.'),
+    blobOid: z
+      .string()
+      .regex(BLOB_OID, { error: 'must be 7 to 64 lowercase hex digits' })
+      .nullable()
+      .optional()
+      .describe('Blob id of the file on that side; null counts as absent.')
+  })
+  .describe('Where a finding is, on one side of the diff.')
 
-export const FindingItemSchema = z.strictObject({
-  id: boundedString(LIMITS.id),
-  ordinal: integerAtLeast(1),
-  severity: z.enum(SEVERITIES),
-  confidence: z.union(
-    CONFIDENCES.map((value) => z.literal(value)),
-    {
-      error: 'must be one of 0, 25, 50, 75, 100'
-    }
-  ),
-  classification: z.enum(CLASSIFICATIONS),
-  status: z.enum(STATUSES),
-  title: boundedString(LIMITS.title),
-  body: boundedString(LIMITS.body),
-  rIds: z
-    .array(
-      z
-        .string()
-        .refine((value) => withinCodePoints(value, LIMITS.id), {
-          error: `must be at most ${LIMITS.id} code points`
-        })
-        .refine((value) => RID.test(value), {
-          error: 'must be R followed by digits (R4a is not)'
-        })
+export const FindingItemSchema = z
+  .strictObject({
+    id: boundedString(LIMITS.id).describe(
+      'finding- and the first 32 hex digits of sha256("flow-next-finding-v1\\0" + firstSeenReceiptId + "\\0" + ordinal).'
+    ),
+    ordinal: integerAtLeast(1).describe(
+      'Number of the finding in the generation that first saw it; unique in the container.'
+    ),
+    severity: z.enum(SEVERITIES).describe('P0 (most severe) to P3.'),
+    confidence: z
+      .union(
+        CONFIDENCES.map((value) => z.literal(value)),
+        {
+          error: 'must be one of 0, 25, 50, 75, 100'
+        }
+      )
+      .describe('Reviewer confidence, an integer (100.0 is refused).'),
+    classification: z
+      .enum(CLASSIFICATIONS)
+      .describe('Introduced by the change under review, or there before it.'),
+    status: z.enum(STATUSES),
+    title: boundedString(LIMITS.title),
+    body: boundedString(LIMITS.body),
+    rIds: z
+      .array(
+        z
+          .string()
+          .refine((value) => withinCodePoints(value, LIMITS.id), {
+            error: `must be at most ${LIMITS.id} code points`
+          })
+          .refine((value) => RID.test(value), {
+            error: 'must be R followed by digits (R4a is not)'
+          })
+          .meta({ maxLength: LIMITS.id, pattern: RID.source })
+      )
+      .max(LIMITS.rIds, { error: `must hold at most ${LIMITS.rIds} R-IDs` })
+      .refine((rids) => new Set(rids).size === rids.length, {
+        error: 'must not repeat an R-ID'
+      })
+      .meta({ uniqueItems: true })
+      .describe('Requirement ids the finding concerns (R1, R2, …), no repeats.'),
+    firstSeenReceiptId: boundedString(LIMITS.id).describe(
+      'sourceReceiptId of the generation that first reported the finding.'
+    ),
+    lastSeenReceiptId: boundedString(LIMITS.id).describe(
+      "Equal to the container's sourceReceiptId."
+    ),
+    suggestion: boundedString(LIMITS.suggestion)
+      .nullable()
+      .optional()
+      .describe('null counts as absent.'),
+    priorFindingId: boundedString(LIMITS.id)
+      .nullable()
+      .optional()
+      .describe(
+        'A finding of an earlier generation this one continues, not its own id; null counts as absent.'
+      ),
+    // `anchor: null` is not absent: flowctl crashes on it, so it is invalid here.
+    anchor: AnchorSchema.optional().describe(
+      'Optional; null is refused (flowctl crashes on it).'
     )
-    .max(LIMITS.rIds, { error: `must hold at most ${LIMITS.rIds} R-IDs` })
-    .refine((rids) => new Set(rids).size === rids.length, {
-      error: 'must not repeat an R-ID'
-    }),
-  firstSeenReceiptId: boundedString(LIMITS.id),
-  lastSeenReceiptId: boundedString(LIMITS.id),
-  suggestion: boundedString(LIMITS.suggestion).nullable().optional(),
-  priorFindingId: boundedString(LIMITS.id).nullable().optional(),
-  // `anchor: null` is not absent: flowctl crashes on it, so it is invalid here.
-  anchor: AnchorSchema.optional()
-})
+  })
+  .describe('One finding.')
 
-export const FindingsContainerSchema = z.strictObject({
-  schemaVersion: z.literal(1, { error: 'must be the integer 1' }),
-  sourceReceiptId: boundedString(LIMITS.id),
-  reviewKind: z.enum(REVIEW_KINDS),
-  backend: boundedString(LIMITS.id),
-  round: integerAtLeast(1),
-  headSha: boundedString(LIMITS.id),
-  items: z.array(FindingItemSchema).max(LIMITS.items, {
-    error: `must hold at most ${LIMITS.items} items`
-  }),
-  // Present means a non-empty string: `"baseSha": null` is invalid in flowctl.
-  baseSha: boundedString(LIMITS.id).optional(),
-  supersedesReceiptId: boundedString(LIMITS.id).nullable().optional()
-})
+export const FindingsContainerSchema = z
+  .strictObject({
+    schemaVersion: z.literal(1, { error: 'must be the integer 1' }),
+    sourceReceiptId: boundedString(LIMITS.id).describe(
+      'Id of this generation (review-<sha256 hex> as flowctl writes it).'
+    ),
+    reviewKind: z
+      .enum(REVIEW_KINDS)
+      .describe(
+        "Matches the receipt's type: plan_review → plan, impl_review → implementation, completion_review → completion, qa_verdict → qa."
+      ),
+    backend: boundedString(LIMITS.id).describe("Equal to the receipt's mode."),
+    round: integerAtLeast(1).describe(
+      '1 without supersedesReceiptId, more than 1 with it.'
+    ),
+    headSha: boundedString(LIMITS.id).describe('The commit the review saw.'),
+    items: z
+      .array(FindingItemSchema)
+      .max(LIMITS.items, {
+        error: `must hold at most ${LIMITS.items} items`
+      })
+      .describe('Ids and ordinals unique; any order.'),
+    // Present means a non-empty string: `"baseSha": null` is invalid in flowctl.
+    baseSha: boundedString(LIMITS.id)
+      .optional()
+      .describe(
+        'Base of the reviewed diff; required when an item has an anchor; null is refused.'
+      ),
+    supersedesReceiptId: boundedString(LIMITS.id)
+      .nullable()
+      .optional()
+      .describe(
+        'sourceReceiptId of the generation this one follows, not its own; null counts as absent.'
+      )
+  })
+  .describe('Structured findings, v1. At most 262144 bytes as compact UTF-8 JSON.')
 
-export const CriterionSchema = z.strictObject({
-  id: z
-    .string()
-    .regex(CRITERION_ID, { error: 'must be G1, G2, … (no G0, no leading zero)' }),
-  status: z.enum(CRITERIA_STATUSES),
-  note: boundedString(LIMITS.criteriaNote).nullable().optional()
-})
+export const CriterionSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(CRITERION_ID, { error: 'must be G1, G2, … (no G0, no leading zero)' })
+      .describe('G1, G2, …; unique in the list.'),
+    status: z.enum(CRITERIA_STATUSES),
+    note: boundedString(LIMITS.criteriaNote)
+      .nullable()
+      .optional()
+      .describe('null counts as absent.')
+  })
+  .describe('One acceptance criterion of a completion review.')
 
 export const CriteriaSchema = z
   .array(CriterionSchema)
   .min(1, { error: 'must hold at least one criterion' })
   .max(LIMITS.criteria, { error: `must hold at most ${LIMITS.criteria} criteria` })
+  .describe('Completion reviews only; null counts as absent.')
 
 /**
  * The envelope as the Ralph guard reads it: `type` and `id` non-empty strings,
  * `verdict` one of four. Every other key is allowed and kept by the caller.
  */
 export const EnvelopeSchema = z.object({
-  type: z.string().min(1, { error: 'must be a non-empty string' }),
-  id: z.string().min(1, { error: 'must be a non-empty string' }),
-  verdict: z.enum(VERDICTS)
+  type: z
+    .string()
+    .min(1, { error: 'must be a non-empty string' })
+    .describe('plan_review, impl_review, completion_review, qa_verdict, …'),
+  id: z
+    .string()
+    .min(1, { error: 'must be a non-empty string' })
+    .describe('The reviewed epic or task (fn-1, fn-1.2).'),
+  verdict: z.enum(VERDICTS).describe('The review verdict.')
 })
 
 export type Verdict = (typeof VERDICTS)[number]

@@ -45,3 +45,19 @@ export function mdFence(text: string, info = 'text'): string {
   const fence = '`'.repeat(Math.max(3, longest + 1))
   return `${fence}${info}\n${clean}\n${fence}`
 }
+
+/**
+ * Text inside our own raw HTML (a `<summary>`): Markdown escapes are not processed
+ * there, so HTML escaping applies; mentions are defused the same way.
+ */
+export function htmlText(text: string): string {
+  return text
+    .replace(CONTROLS, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`)
+    .replace(/[\r\n\u2028\u2029]/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replace(/@/g, '@\u200b')
+}

@@ -8,7 +8,7 @@
 import type { Conclusion } from '../gate/gate.js'
 import type { ReceiptRow, Report, ReportFinding } from '../gate/report.js'
 import { shortSha } from '../gate/review-head.js'
-import { mdCode, mdFence, mdInline } from './markdown-escape.js'
+import { htmlText, mdCode, mdFence, mdInline } from './markdown-escape.js'
 
 /** GitHub's limits: check-run summary/text 65535 bytes; job summary 1 MiB. */
 export const SUMMARY_LIMITS = { checkRun: 65535, jobSummary: 1024 * 1024 } as const
@@ -373,7 +373,7 @@ function proseBlocks(report: Report): Block[] {
   return report.receipts
     .filter((row) => row.details?.prose)
     .map((row) => ({
-      text: `\n<details><summary>Reviewer prose — ${mdInline(row.path)}</summary>\n\n${mdFence(row.details?.prose ?? '')}\n\n</details>`,
+      text: `\n<details><summary>Reviewer prose — ${htmlText(row.path)}</summary>\n\n${mdFence(row.details?.prose ?? '')}\n\n</details>`,
       priority: 0
     }))
 }
