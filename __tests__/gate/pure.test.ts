@@ -13,7 +13,11 @@ import {
 } from '../../src/gate/gate.js'
 import { OptionError, parseOptions } from '../../src/gate/options.js'
 import { applyCaps, planReceipts } from '../../src/gate/plan.js'
-import { bookkeepingMatcher, judgeReviewedHead } from '../../src/gate/review-head.js'
+import {
+  bookkeepingMatcher,
+  globMatcher,
+  judgeReviewedHead
+} from '../../src/gate/review-head.js'
 import type { TreeEntry } from '../../src/source/types.js'
 
 describe('rowConclusion (SPEC §4 table)', () => {
@@ -245,6 +249,15 @@ describe('review-head rule', () => {
         matcher
       )
     ).toBe(false)
+  })
+  it('select globs: a leading ! excludes, as in bookkeeping-paths', () => {
+    const select = globMatcher([
+      '.flow/review-receipts/*.json',
+      '!.flow/review-receipts/qa-*.json'
+    ])
+    expect(select('.flow/review-receipts/impl-fn-1.1.json')).toBe(true)
+    expect(select('.flow/review-receipts/qa-fn-1.json')).toBe(false)
+    expect(select('src/a.json')).toBe(false)
   })
   it('judges every ancestry', () => {
     const sha = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678'

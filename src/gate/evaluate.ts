@@ -5,7 +5,6 @@
  * batching what it can (one blob read for all receipts, one ancestry question per
  * distinct reviewed SHA).
  */
-import picomatch from 'picomatch'
 import { checkEnvelope } from '../receipts/envelope.js'
 import { isJsonObject, own, type JsonObject } from '../receipts/json.js'
 import {
@@ -34,6 +33,7 @@ import { applyCaps, planReceipts, type ReceiptPlan } from './plan.js'
 import type { HeadSource, Problem, ReceiptRow, Report } from './report.js'
 import {
   bookkeepingMatcher,
+  globMatcher,
   judgeReviewedHead,
   shortSha,
   type BookkeepingMatcher,
@@ -155,7 +155,7 @@ async function selectPlans(
   const select = input.options.select
   if (select.mode === 'all') return plans
   if (select.mode === 'globs') {
-    const match = picomatch(select.globs, { dot: true })
+    const match = globMatcher(select.globs)
     return plans.filter((plan) => match(plan.path))
   }
   const changed = await input.source.changedPaths()

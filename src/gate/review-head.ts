@@ -13,6 +13,15 @@ export type BookkeepingMatcher = (path: string) => boolean
 
 /** Compiles `bookkeeping-paths`: a path matches when a positive glob takes it and no `!` glob does. */
 export function bookkeepingMatcher(globs: readonly string[]): BookkeepingMatcher {
+  return globMatcher(globs)
+}
+
+/**
+ * A list of picomatch globs (dot files included) where a leading `!` excludes: a path
+ * matches when some positive glob takes it and no `!` glob does. (picomatch's own `!`
+ * negates one pattern, which in a list would match nearly everything.)
+ */
+export function globMatcher(globs: readonly string[]): (path: string) => boolean {
   const include = globs.filter((glob) => !glob.startsWith('!'))
   const exclude = globs
     .filter((glob) => glob.startsWith('!'))
