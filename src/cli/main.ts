@@ -2,11 +2,13 @@
  * The `receipt-gate` command line: dispatches to a command and turns usage and
  * environment errors into one line on stderr and exit code 2 — never a stack trace.
  */
+import packageJson from '../../package.json' with { type: 'json' }
 import { CliError, type CliIo } from './io.js'
 import { checkCommand } from './check-command.js'
 import { validateCommand } from './validate-command.js'
 
-export const VERSION = '0.1.0'
+/** package.json's version, bundled in at build time. */
+export const VERSION: string = packageJson.version
 
 const USAGE = `Usage: receipt-gate <command> [options]
 

