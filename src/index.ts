@@ -1,4 +1,12 @@
-/** Entry of the action (bundled as dist/index.js): runs it, nothing else. */
-import { run } from './main.js'
+/**
+ * Entry of the action (bundled as dist/index.js). Cold start (issue 7): an event with
+ * nothing to gate is answered by the light path; only a run that gates loads the action
+ * proper — dist/main.js, a bundle of its own (`webpackIgnore` keeps this import out of
+ * this bundle), so the toolkit, octokit, undici and zod are read only when needed.
+ */
+import { answerNothingToGate } from './action/quick.js'
 
-await run()
+if (!answerNothingToGate()) {
+  const { run } = await import(/* webpackIgnore: true */ './main.js')
+  await run()
+}

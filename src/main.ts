@@ -3,7 +3,8 @@
  * outputs. The only place that sets outputs or fails the step; every decision is made
  * in the pure core, every call to the outside world in an adapter.
  */
-import * as core from '@actions/core'
+// The toolkit's commands, without the toolkit (issue 7: it loads undici at import).
+import * as core from './action/commands.js'
 import { readInputs, type ActionInputs } from './action/inputs.js'
 import { readRunContext, type RunContext } from './action/context.js'
 import { routeEvent } from './action/event.js'

@@ -181,6 +181,21 @@ describe('the action on a pull request', () => {
       'checks/create'
     ])
   })
+
+  it('behind a proxy: requests go through @actions/github (dist/octokit.js), NO_PROXY honoured', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)
+    }))
+    // Nothing listens on port 9: a request that took the proxy would fail. The runner
+    // emulation sets NO_PROXY=127.0.0.1,localhost, as the fake is local.
+    const result = await run(f, {
+      env: { HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9' }
+    })
+    expect(result.stderr).toBe('')
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs.conclusion).toBe('success')
+    expect(f.fake.checks.runs).toHaveLength(1)
+  })
 })
 
 describe('forks and failing GitHub', () => {

@@ -58,6 +58,11 @@ export interface RunActionOptions {
   runAttempt?: number
   /** Set RUNNER_DEBUG=1. */
   debug?: boolean
+  /**
+   * Command line before the entry script (default `[process.execPath]`): e.g. GNU time
+   * around node, to read the run's peak RSS (the benchmark).
+   */
+  prefix?: string[]
 }
 
 export interface ActionRun {
@@ -210,7 +215,8 @@ export async function runAction(options: RunActionOptions = {}): Promise<ActionR
 
   const first = fake?.requests.length ?? 0
   const t0 = performance.now()
-  const child = spawn(process.execPath, [entry], {
+  const [command, ...prefixArgs] = options.prefix ?? [process.execPath]
+  const child = spawn(command!, [...prefixArgs, entry], {
     cwd: workspace,
     env,
     stdio: ['ignore', 'pipe', 'pipe']

@@ -1,7 +1,7 @@
 /** The run's environment, read once: event, repository, run ids, API URL, workspace. */
 import { readFileSync } from 'node:fs'
 import { isJsonObject, readJsonBytes, type JsonObject } from '../receipts/json.js'
-import { timeScaleFrom } from '../github/client.js'
+import { timeScaleFrom } from '../github/retry.js'
 
 export interface RunContext {
   eventName: string

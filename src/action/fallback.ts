@@ -7,7 +7,8 @@ import type { ReportAnnotation } from '../gate/report.js'
 
 const LEVEL = { failure: 'error', warning: 'warning', notice: 'notice' } as const
 
-function escapeData(text: string): string {
+/** Escapes a workflow command's data as `@actions/core` does. */
+export function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
 }
 

@@ -1,9 +1,10 @@
 /**
- * The action's inputs, read once (the only module that calls `core.getInput`) into one
+ * The action's inputs, read once (the only module that reads `INPUT_*`) into one
  * typed, validated object. A bad value fails fast naming the input and what it allows.
  */
-import * as core from '@actions/core'
+import { EOL } from 'node:os'
 import { OptionError, parseOptions, type GateOptions } from '../gate/options.js'
+import { escapeData } from './fallback.js'
 
 export interface ActionInputs {
   token: string
@@ -32,16 +33,15 @@ export const INPUT_NAMES = [
 
 /** Reads raw strings: `undefined` for an input the workflow did not set (action.yml supplies defaults). */
 function raw(name: (typeof INPUT_NAMES)[number]): string | undefined {
-  // List inputs keep their newlines; core.getInput trims the ends only.
-  const value = core.getInput(name)
-  return value === '' &&
-    process.env[`INPUT_${name.toUpperCase().replace(/ /g, '_')}`] === undefined
-    ? undefined
-    : value
+  // `core.getInput` without `@actions/core` (issue 7: the light entry must not load it,
+  // it brings undici): the same variable, trimmed at the ends only (list inputs keep
+  // their newlines).
+  const env = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`]
+  return env === undefined ? undefined : env.trim()
 }
 
 /** Reads and validates every input; throws {@link OptionError} on a bad value. */
-export function readInputs(): ActionInputs {
+export function readInputs(options: { mask?: boolean } = {}): ActionInputs {
   const gate = parseOptions({
     receiptsDir: raw('receipts-dir'),
     select: raw('select'),
@@ -67,7 +67,7 @@ export function readInputs(): ActionInputs {
     )
   }
   const token = raw('token') ?? ''
-  if (token !== '') core.setSecret(token)
+  if (token !== '' && options.mask !== false) maskSecret(token)
   return {
     token,
     checkName: (raw('check-name') ?? '').trim() || 'Review receipts',
@@ -75,4 +75,9 @@ export function readInputs(): ActionInputs {
     pullNumber: pull === '' ? null : Number(pull),
     gate
   }
+}
+
+/** `core.setSecret`: the `add-mask` workflow command, escaped as the toolkit escapes it. */
+export function maskSecret(secret: string): void {
+  process.stdout.write(`::add-mask::${escapeData(secret)}${EOL}`)
 }

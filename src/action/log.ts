@@ -5,6 +5,7 @@
  * processing off for the lines between.
  */
 import { randomUUID } from 'node:crypto'
+import { terminalLine } from '../render/safe-text.js'
 
 /** Prints `lines` with workflow commands disabled; `write` is the raw stdout writer. */
 export function logUntrusted(
@@ -14,6 +15,8 @@ export function logUntrusted(
   if (lines.length === 0) return
   const token = randomUUID()
   write(`::stop-commands::${token}`)
-  for (const line of lines) write(line.replace(/\r?\n|\r/g, ' '))
+  // Inside the block the runner executes nothing, but its log viewer still renders ANSI
+  // escapes and bidi overrides: those (and every other control) are shown as \u{…}.
+  for (const line of lines) write(terminalLine(line.replace(/\r?\n|\r/g, ' ')))
   write(`::${token}::`)
 }

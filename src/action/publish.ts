@@ -2,7 +2,7 @@
  * Publishing a report: the check run (or, on 403, the workflow-command fallback), the
  * job summary and the JSON report file. Returns what happened; `main.ts` sets outputs.
  */
-import * as core from '@actions/core'
+import * as core from './commands.js'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Report } from '../gate/report.js'
@@ -54,7 +54,9 @@ export async function publishReport(
       annotations: report.annotations,
       summaryWithDropped: (dropped) => withDropped(report, dropped),
       timeScale: target.timeScale,
-      log: (line) => core.info(line)
+      // These lines quote GitHub's error message: an API answer is untrusted text too
+      // (printed raw, a `##[…]` or `::…` in it would run as a workflow command).
+      log: (line) => logUntrusted(write, [line])
     })
     if (run.dropped.length > 0)
       core.warning(
@@ -81,9 +83,7 @@ function withDropped(report: Report, dropped: readonly Dropped[]): string {
 /** The job summary (same Markdown, up to 1 MiB); skipped when the runner gives no file. */
 export async function writeJobSummary(report: Report): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return
-  await core.summary
-    .addRaw(renderSummary(report, SUMMARY_LIMITS.jobSummary), true)
-    .write()
+  await core.appendSummary(renderSummary(report, SUMMARY_LIMITS.jobSummary))
 }
 
 /** Writes the JSON report under RUNNER_TEMP (or the OS temp dir); returns its path. */

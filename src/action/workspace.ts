@@ -14,16 +14,23 @@ export async function workspaceSource(
 ): Promise<ReceiptSource | null> {
   if (!workspace) return null
   try {
-    const shallow = await git(workspace, ['rev-parse', '--is-shallow-repository'])
-    if (shallow.stdout.toString('utf8').trim() !== 'false') return null
-    const has = await git(workspace, ['cat-file', '-e', `${head}^{commit}`], [0, 1, 128])
-    const hasBase = await git(
-      workspace,
-      ['cat-file', '-e', `${baseSha}^{commit}`],
-      [0, 1, 128]
-    )
-    if (has.code !== 0 || hasBase.code !== 0) return null
-    const mergeBase = await git(workspace, ['merge-base', baseSha, head], [0, 1])
+    // Performance (issue 7): two git processes side by side, not four in a row. The
+    // rev-parse answers "full history?" and fails unless both commits are here.
+    const [present, mergeBase] = await Promise.all([
+      git(
+        workspace,
+        [
+          'rev-parse',
+          '--is-shallow-repository',
+          `${head}^{commit}`,
+          `${baseSha}^{commit}`
+        ],
+        [0, 128]
+      ),
+      git(workspace, ['merge-base', baseSha, head], [0, 1, 128])
+    ])
+    if (present.code !== 0 || present.stdout.toString('utf8').split('\n')[0] !== 'false')
+      return null
     const sha = mergeBase.stdout.toString('utf8').trim()
     return gitSource({
       repo: workspace,

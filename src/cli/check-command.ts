@@ -127,13 +127,20 @@ async function runCheck(
   body: string | null
 ): Promise<Report> {
   const repo = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
-  await assertRepository(repo)
-  const head = await resolveCommit(repo, stringFlag(args, 'head') ?? 'HEAD')
-  const mergeBase =
+  const headFlag = stringFlag(args, 'head')
+  // Performance (issue 7): every git process costs ~10 ms here, so the happy path asks
+  // git only what it must, and independent questions run side by side. A repository
+  // check runs only when the head does not resolve (to name the right problem).
+  const head = await resolveCommit(repo, headFlag ?? 'HEAD').catch(async (error) => {
+    await assertRepository(repo)
+    throw error
+  })
+  const [mergeBase, branch] = await Promise.all([
     options.select.mode === 'changed'
-      ? await findMergeBase(repo, head, stringFlag(args, 'base'))
-      : null
-  const branch = stringFlag(args, 'branch') ?? (await currentBranchAt(repo, head))
+      ? findMergeBase(repo, head, stringFlag(args, 'base'))
+      : null,
+    stringFlag(args, 'branch') ?? currentBranchAt(repo, head, headFlag === undefined)
+  ])
   return evaluate({ source: gitSource({ repo, head, mergeBase }), options, body, branch })
 }
 
@@ -142,9 +149,15 @@ async function findMergeBase(
   head: string,
   base: string | undefined
 ): Promise<string> {
-  const baseSha =
-    base !== undefined ? await resolveCommit(repo, base) : await defaultBase(repo)
-  const found = await git(repo, ['merge-base', baseSha, head], [0, 1])
+  const baseRev = base !== undefined ? `${base}^{commit}` : await defaultBase(repo)
+  // merge-base resolves the base itself (one git process less than resolving it first).
+  const found = await git(
+    repo,
+    ['merge-base', '--end-of-options', baseRev, head],
+    [0, 1, 128]
+  )
+  if (found.code === 128)
+    throw new GitError(`unknown revision ${JSON.stringify(base ?? baseRev)}`)
   const sha = found.stdout.toString('utf8').trim()
   if (found.code !== 0 || sha === '')
     throw new CliError(`no merge base between ${base ?? 'the base branch'} and the head`)
@@ -162,13 +175,19 @@ async function defaultBase(repo: string): Promise<string> {
   throw new CliError('no base branch found (origin/HEAD, main, master): pass --base REV')
 }
 
-async function currentBranchAt(repo: string, head: string): Promise<string | null> {
+/** The checked-out branch when it points at `head` (`headIsHead`: head was resolved from HEAD). */
+async function currentBranchAt(
+  repo: string,
+  head: string,
+  headIsHead: boolean
+): Promise<string | null> {
   const branch = await git(
     repo,
     ['symbolic-ref', '--quiet', '--short', 'HEAD'],
     [0, 1, 128]
   )
   if (branch.code !== 0) return null
+  if (headIsHead) return branch.stdout.toString('utf8').trim() || null
   const at = await git(repo, ['rev-parse', 'HEAD'], [0, 128])
   return at.stdout.toString('utf8').trim() === head
     ? branch.stdout.toString('utf8').trim() || null

@@ -3,7 +3,7 @@
  * annotations; an unreadable receipt gets a failure annotation on its own file.
  * Titles ≤ 255 characters, messages and raw details ≤ 64 KB.
  */
-import { clip } from '../receipts/text.js'
+import { terminalText } from '../render/safe-text.js'
 import type { ReceiptRow, ReportAnnotation, ReportFinding } from './report.js'
 
 export const ANNOTATION_LIMITS = {
@@ -24,11 +24,32 @@ export function findingLevel(
   return finding.severity === 'P2' ? 'warning' : 'notice'
 }
 
-/** Single-line, control-free text for an annotation field. */
+/**
+ * Single-line, control-free text for an annotation title. Zero-width characters and the
+ * bidi marks (LRM, RLM, ALM) are dropped too: kept, they hid or reordered title text.
+ */
 function plain(text: string): string {
   return text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ')
+    .replace(
+      /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+/g,
+      ' '
+    )
     .trim()
+}
+
+/**
+ * Truncates to `max` UTF-16 code units on a code point boundary, with a mark. GitHub's
+ * "255 characters" may be counted in code units: a title of 240 emoji (255 code points
+ * but 475 units) was refused with 422 and its annotation dropped.
+ */
+export function clipUnits(text: string, max: number): string {
+  if (text.length <= max) return text
+  let out = ''
+  for (const ch of text) {
+    if (out.length + ch.length > max - 1) break
+    out += ch
+  }
+  return `${out}…`
 }
 
 /** Truncates to a byte budget on a code point boundary, with a visible mark. */
@@ -68,9 +89,11 @@ function findingAnnotation(
     start_line: finding.anchor.startLine,
     end_line: finding.anchor.endLine,
     annotation_level: level,
-    title: clip(plain(head + finding.title), ANNOTATION_LIMITS.title),
-    message: clipBytes(message, ANNOTATION_LIMITS.message),
-    raw_details: clipBytes(raw.join('\n'), ANNOTATION_LIMITS.rawDetails)
+    title: clipUnits(plain(head + finding.title), ANNOTATION_LIMITS.title),
+    // Messages keep their lines; ANSI escapes, other controls, bidi overrides and
+    // zero-width characters are shown as \u{…} instead of acting on GitHub's page.
+    message: clipBytes(terminalText(message), ANNOTATION_LIMITS.message),
+    raw_details: clipBytes(terminalText(raw.join('\n')), ANNOTATION_LIMITS.rawDetails)
   }
 }
 
@@ -85,7 +108,9 @@ export function buildAnnotations(rows: readonly ReceiptRow[]): ReportAnnotation[
       annotation_level: 'failure',
       title: 'Unreadable review receipt',
       message: clipBytes(
-        `${row.reason}\n\nAn unreadable receipt is an unknown state, never a pass.`,
+        terminalText(
+          `${row.reason}\n\nAn unreadable receipt is an unknown state, never a pass.`
+        ),
         ANNOTATION_LIMITS.message
       )
     }))

@@ -72,6 +72,10 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const { source, options } = input
   const problems: Problem[] = []
   const notes: string[] = []
+  // Performance (issue 7): the changed files are asked for while the folder is listed
+  // (two independent round trips); a failure still surfaces where it is awaited.
+  const changed = options.select.mode === 'changed' ? source.changedPaths() : null
+  void changed?.catch(() => undefined)
   const listing = await source.listTree(options.receiptsDir)
   if (listing.truncated) {
     problems.push({
@@ -81,16 +85,21 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     })
   }
   const selected = applyCaps(
-    await selectPlans(planReceipts(listing.entries), input, notes)
+    await selectPlans(planReceipts(listing.entries), input, notes, changed)
   )
   const sinkPath = input.branch ? deferralSinkPath(input.branch) : null
-  const [blobs, sink] = await Promise.all([
-    source.readBlobs(blobShas(selected)),
+  const sinkRead =
     options.auditDeferred && input.body !== null && sinkPath
       ? source.readFile(sinkPath)
       : Promise.resolve(null)
+  // Performance (issue 7): each receipt is read and judged as soon as its own files are
+  // in, while the others are still on their way (the source still bounds how many reads
+  // are in flight, and reads each blob once; a local source still makes one batch).
+  const readPlan = blobReader(source)
+  const [pending, sink] = await Promise.all([
+    Promise.all(selected.map(async (plan) => classify(plan, await readPlan(plan)))),
+    sinkRead
   ])
-  const pending = selected.map((plan) => classify(plan, blobs))
   const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
   const judge = await judgeAll(source, pending, options, isBookkeeping)
   const rows = pending.map((item) => toRow(item, judge, options))
@@ -125,7 +134,8 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     conclusion: overallConclusion({
       rows: rows.map((row) => row.conclusion),
       missingRequired: missing.length,
-      auditFailed: audit.failed
+      auditFailed: audit.failed,
+      incompleteListing: listing.truncated
     }),
     head: source.head,
     verdict: worstCurrentVerdict(rows),
@@ -150,7 +160,8 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
 async function selectPlans(
   plans: ReceiptPlan[],
   input: EvaluateInput,
-  notes: string[]
+  notes: string[],
+  changedPaths: ReturnType<ReceiptSource['changedPaths']> | null
 ): Promise<ReceiptPlan[]> {
   const select = input.options.select
   if (select.mode === 'all') return plans
@@ -158,7 +169,7 @@ async function selectPlans(
     const match = globMatcher(select.globs)
     return plans.filter((plan) => match(plan.path))
   }
-  const changed = await input.source.changedPaths()
+  const changed = await (changedPaths ?? input.source.changedPaths())
   if (changed.paths === null) {
     notes.push(`${changed.note}: all receipts selected`)
     return plans
@@ -172,13 +183,32 @@ async function selectPlans(
   )
 }
 
-function blobShas(plans: readonly ReceiptPlan[]): string[] {
-  const shas = new Set<string>()
-  for (const plan of plans) {
-    if (plan.unreadable) continue
-    for (const entry of [plan.latest, ...plan.history]) if (entry) shas.add(entry.sha)
+/** Reads the blobs of one plan at a time; a blob two plans share is read once. */
+function blobReader(
+  source: ReceiptSource
+): (plan: ReceiptPlan) => Promise<Map<string, Uint8Array | string>> {
+  const reads = new Map<string, Promise<Uint8Array | string>>()
+  return async (plan) => {
+    if (plan.unreadable) return new Map()
+    const shas = [
+      ...new Set(
+        [plan.latest, ...plan.history].flatMap((entry) => (entry ? [entry.sha] : []))
+      )
+    ]
+    const fresh = shas.filter((sha) => !reads.has(sha))
+    if (fresh.length > 0) {
+      const batch = source.readBlobs(fresh)
+      for (const sha of fresh)
+        reads.set(
+          sha,
+          batch.then((blobs) => blobs.get(sha) ?? 'blob missing')
+        )
+    }
+    const blobs = await Promise.all(
+      shas.map(async (sha) => reads.get(sha) ?? 'blob missing')
+    )
+    return new Map(shas.map((sha, index) => [sha, blobs[index] ?? 'blob missing']))
   }
-  return [...shas]
 }
 
 /** Reads one receipt and decides where its reviewed SHA will come from. */

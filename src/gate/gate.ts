@@ -51,8 +51,13 @@ export function overallConclusion(parts: {
   rows: Conclusion[]
   missingRequired: number
   auditFailed: boolean
+  /** The receipts folder could not be listed whole: a receipt may be missing. */
+  incompleteListing?: boolean
 }): Conclusion {
-  if (parts.missingRequired > 0 || parts.auditFailed) return 'failure'
+  // An incomplete listing is an unknown state (a failing receipt may be the one left
+  // out), never a pass; it used to be only a note, and the rest could still succeed.
+  if (parts.missingRequired > 0 || parts.auditFailed || parts.incompleteListing)
+    return 'failure'
   const worst = parts.rows.reduce<Conclusion | null>(
     (acc, next) => (acc === null || RANK[next] > RANK[acc] ? next : acc),
     null

@@ -28,7 +28,14 @@ export function globMatcher(globs: readonly string[]): (path: string) => boolean
     .map((glob) => glob.slice(1))
   const yes = include.length > 0 ? picomatch(include, { dot: true }) : () => false
   const no = exclude.length > 0 ? picomatch(exclude, { dot: true }) : () => false
-  return (path) => yes(path) && !no(path)
+  return (path) => {
+    // picomatch's regexes use `.`, which never matches a line terminator: a file named
+    // `.flow/x\n.json` (legal in git, and a fork can commit one) matched no glob, so it
+    // counted as code and made every receipt of the PR stale. A glob list cannot hold a
+    // line break (inputs split on newlines), so mapping them to NUL changes no match.
+    const safe = path.replace(/[\n\r\u2028\u2029]/g, '\u0000')
+    return yes(safe) && !no(safe)
+  }
 }
 
 /** The verdict of the rule for one reviewed SHA, with a one-line reason. */

@@ -3,7 +3,7 @@
  * uses when the workspace does not hold the PR head. It reads receipts as data and
  * never runs PR code, so it is safe under `pull_request_target`.
  */
-import { mapLimit } from '../util/concurrency.js'
+import { limiter } from '../util/concurrency.js'
 import type {
   Ancestry,
   ReceiptCommit,
@@ -40,12 +40,14 @@ type RawTreeEntry = {
 export function apiSource(options: ApiSourceOptions): ReceiptSource {
   const { octokit, owner, repo, head } = options
   const base = { owner, repo }
+  // One limit for every readBlobs call (the gate asks receipt by receipt, issue 7).
+  const limit = limiter(BLOB_CONCURRENCY)
   return {
     head,
     listTree: async (dir) => listTree(octokit, base, head, dir),
     readBlobs: async (shas) => {
-      const blobs = await mapLimit(shas, BLOB_CONCURRENCY, async (sha) =>
-        readBlob(octokit, base, sha)
+      const blobs = await Promise.all(
+        shas.map(async (sha) => limit(async () => readBlob(octokit, base, sha)))
       )
       return new Map(shas.map((sha, index) => [sha, blobs[index] as Uint8Array | string]))
     },

@@ -8,7 +8,12 @@
  */
 import type { Conclusion } from '../gate/gate.js'
 import type { ReportAnnotation } from '../gate/report.js'
-import { GitHubError, isPermissionDenied, type Octokit } from './client.js'
+import {
+  GitHubError,
+  attemptTimeoutMs,
+  isPermissionDenied,
+  type Octokit
+} from './client.js'
 import { MAX_RETRIES, backoff } from './retry.js'
 
 export const ANNOTATIONS_PER_REQUEST = 50
@@ -90,6 +95,34 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * A write whose answer never came (timeout, reset) may still be in flight: GitHub can
+ * apply it after we gave up. Re-sending at once posted a second check run (or the same
+ * annotations twice) when the first attempt landed late.
+ */
+function unanswered(error: unknown): boolean {
+  return error instanceof GitHubError && error.status === undefined
+}
+
+/**
+ * Looks for a write's effect with `find`; after an unanswered write, keeps looking (with
+ * backoff) for one request timeout — longer than GitHub spends on a request — before
+ * concluding it did not land. After an answered failure one look is enough.
+ */
+async function landed<T>(
+  find: () => Promise<T | null>,
+  error: unknown,
+  timeScale: number
+): Promise<T | null> {
+  const deadline = Date.now() + (unanswered(error) ? attemptTimeoutMs(timeScale) : 0)
+  for (let attempt = 0; ; attempt++) {
+    const found = await find()
+    const left = deadline - Date.now()
+    if (found !== null || left <= 0) return found
+    await sleep(Math.min(backoff(attempt) * timeScale, left))
+  }
+}
+
 function transient(error: unknown): boolean {
   return (
     error instanceof GitHubError && (error.status === undefined || error.status >= 500)
@@ -129,7 +162,11 @@ async function createOnce(
       input.log(
         `creating the check run failed (${(error as Error).message}); looking for it before retrying`
       )
-      const existing = await findByExternalId(octokit, input)
+      const existing = await landed(
+        async () => findByExternalId(octokit, input),
+        error,
+        input.timeScale
+      )
       if (existing)
         return {
           ...existing,
@@ -193,13 +230,19 @@ async function postBatch(
       }
       if (!transient(error) || attempt >= MAX_RETRIES) throw error
       // Annotations append: a PATCH that landed behind a 502 must not be sent twice.
-      const { data } = await octokit.rest.checks.get({
-        owner: input.owner,
-        repo: input.repo,
-        check_run_id: id
-      })
-      if (data.output.annotations_count >= before + batch.length)
-        return { posted: before + batch.length, dropped: [] }
+      const done = await landed(
+        async () => {
+          const { data } = await octokit.rest.checks.get({
+            owner: input.owner,
+            repo: input.repo,
+            check_run_id: id
+          })
+          return data.output.annotations_count >= before + batch.length ? true : null
+        },
+        error,
+        input.timeScale
+      )
+      if (done) return { posted: before + batch.length, dropped: [] }
       await sleep(backoff(attempt) * input.timeScale)
     }
   }

@@ -1,12 +1,16 @@
 /**
- * The GitHub client: `@actions/github`'s octokit with one request hook that applies
- * the retry policy, a 20 s timeout per attempt, and a time scale for tests
- * (`RECEIPT_GATE_TIME_SCALE`, so tests never sleep for real).
+ * The GitHub client: a small octokit-shaped REST client (`http.ts`; `@actions/github`'s
+ * octokit behind a proxy) with one request hook that applies the retry policy, a 20 s
+ * timeout per attempt, and a time scale for tests (`RECEIPT_GATE_TIME_SCALE`, so tests
+ * never sleep for real).
  */
-import { getOctokit } from '@actions/github'
+import { createRestClient, type RestClient } from './http.js'
 import { REQUEST_TIMEOUT_MS, decide, type Failure } from './retry.js'
 
-export type Octokit = ReturnType<typeof getOctokit>
+// Lives in retry.ts (no client import) so the action's light entry can read it.
+export { timeScaleFrom } from './retry.js'
+
+export type Octokit = RestClient
 
 /** Thrown when a request failed for good; the message never contains the token. */
 export class GitHubError extends Error {
@@ -31,32 +35,40 @@ export interface ClientOptions {
 const sleep = async (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Reads `RECEIPT_GATE_TIME_SCALE` (default 1). */
-export function timeScaleFrom(env: Readonly<Record<string, string | undefined>>): number {
-  const scale = Number(env.RECEIPT_GATE_TIME_SCALE)
-  return Number.isFinite(scale) && scale > 0 ? scale : 1
+/**
+ * The timeout of one attempt: 20 s, shrunk by the tests' time scale but never below 1 s.
+ * Once the timeout really applied, 20 s × 0.001 = 20 ms timed out healthy answers of
+ * the local test API; a second is still far below any latency a test stages.
+ */
+export function attemptTimeoutMs(timeScale: number): number {
+  return Math.max(1000, REQUEST_TIMEOUT_MS * timeScale)
 }
 
 /** Builds the client. */
 export function createClient(options: ClientOptions): Octokit {
-  const octokit = getOctokit(
-    options.token,
-    options.baseUrl ? { baseUrl: options.baseUrl } : {}
-  )
+  // Performance (issue 7): not `getOctokit` — see http.ts.
+  const octokit = createRestClient({ token: options.token, baseUrl: options.baseUrl })
   octokit.hook.wrap('request', async (request, params) => {
     const route = `${params.method} ${params.url}`
     const idempotent = params.method === 'GET' || params.method === 'HEAD'
     for (let attempt = 0; ; attempt++) {
       try {
-        const signal = AbortSignal.timeout(
-          Math.max(1, REQUEST_TIMEOUT_MS * options.timeScale)
-        )
-        return await request({ ...params, request: { ...params.request, signal } })
+        const signal = AbortSignal.timeout(attemptTimeoutMs(options.timeScale))
+        // `request` is the next hook (octokit's auth) already bound to `params`: options
+        // handed to it are ignored. A copy carrying the signal was dropped, so no request
+        // ever timed out (a hung answer held the step until the job's own timeout); the
+        // signal must go on the object the chain holds.
+        params.request = { ...params.request, signal }
+        return await request(params)
       } catch (error) {
         const failure = toFailure(error)
         const decision = decide(failure, attempt, { idempotent, nowMs: Date.now() })
         if (decision.action === 'fail')
-          throw new GitHubError(`${route}: ${decision.message}`, failure.status, route)
+          throw new GitHubError(
+            `${route}: ${redact(decision.message, options.token)}`,
+            failure.status,
+            route
+          )
         options.onRetry?.(
           `${route}: ${decision.why}; retrying in ${Math.round(decision.waitMs / 1000)} s`
         )
@@ -65,6 +77,15 @@ export function createClient(options: ClientOptions): Octokit {
     }
   })
   return octokit
+}
+
+/**
+ * An error message is GitHub's (or a proxy's) text: should it ever echo the token, it
+ * would reach the log, the check run summary (a refused annotation's reason) and the
+ * report, and only the log is masked by the runner.
+ */
+function redact(message: string, token: string): string {
+  return token.length >= 4 ? message.split(token).join('***') : message
 }
 
 /** Normalises an octokit error; never copies request headers (they hold the token). */

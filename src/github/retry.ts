@@ -68,6 +68,12 @@ export function decide(
   }
 }
 
+/** Reads `RECEIPT_GATE_TIME_SCALE` (default 1). */
+export function timeScaleFrom(env: Readonly<Record<string, string | undefined>>): number {
+  const scale = Number(env.RECEIPT_GATE_TIME_SCALE)
+  return Number.isFinite(scale) && scale > 0 ? scale : 1
+}
+
 /** 1 s, 2 s, 4 s (before the time scale). */
 export function backoff(attempt: number): number {
   return 1000 * 2 ** attempt

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod'
 import { describeValue } from './json.js'
+import { clip } from './text.js'
 
 /** At most this many reasons per projection; the rest are counted. */
 const MAX_REASONS = 5
@@ -42,7 +43,9 @@ function formatIssue(prefix: string, issue: z.core.$ZodIssue): string {
     case 'unrecognized_keys':
       return `${where}: unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys
         .slice(0, 5)
-        .map((key) => JSON.stringify(key))
+        // A key is receipt text of any length: clipped like every echoed value, so a
+        // reason stays one short line (an unknown key can be a 2 MiB string).
+        .map((key) => JSON.stringify(clip(key, 40)))
         .join(', ')} (this object is closed)`
     case 'invalid_type':
       if (issue.input === undefined) return `${where}: is required`

@@ -252,28 +252,29 @@ function itemLineageFault(
   generation: FindingsContainer,
   state: { known: Set<string>; priorOwners: Map<string, string>; chainIds: Set<string> }
 ): string | null {
-  const at = `round ${generation.round}, ${item.id}`
+  // Built only for a fault (issue 7: this runs for every item of every generation).
+  const at = (): string => `round ${generation.round}, ${item.id}`
   if (!state.chainIds.has(item.firstSeenReceiptId))
-    return `${at}: first seen in a receipt outside its chain`
+    return `${at()}: first seen in a receipt outside its chain`
   if (
     item.firstSeenReceiptId !== generation.sourceReceiptId &&
     !state.known.has(item.id)
   ) {
-    return `${at}: claims an earlier round but no earlier round holds it`
+    return `${at()}: claims an earlier round but no earlier round holds it`
   }
   if (
     state.known.has(item.id) &&
     item.firstSeenReceiptId === generation.sourceReceiptId
   ) {
-    return `${at}: claims to be new but an earlier round holds it`
+    return `${at()}: claims to be new but an earlier round holds it`
   }
   const prior = item.priorFindingId
   if (prior != null) {
     const owner = state.priorOwners.get(prior)
     if (!state.known.has(prior))
-      return `${at}: priorFindingId ${prior} is not an earlier finding`
+      return `${at()}: priorFindingId ${prior} is not an earlier finding`
     if (owner !== undefined && owner !== item.id)
-      return `${at}: priorFindingId ${prior} is already claimed by ${owner}`
+      return `${at()}: priorFindingId ${prior} is already claimed by ${owner}`
     state.priorOwners.set(prior, item.id)
   }
   return null

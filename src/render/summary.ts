@@ -44,6 +44,8 @@ export function renderTitle(report: Report): string {
     (r) => r.currentness === 'unreadable' || r.currentness === 'ambiguous'
   ).length
   if (unknown > 0) extras.push(`${unknown} unreadable or ambiguous`)
+  if (report.problems.some((p) => p.code === 'truncated-tree'))
+    extras.push('receipts folder listed incompletely')
   if (report.deferred.unnamed.length > 0)
     extras.push('deferred findings not named in the PR body')
   if (report.receipts.length === 0 && report.missing.length === 0)
@@ -70,6 +72,8 @@ interface Block {
   text: string
   /** Lower drops first when the budget is tight: 3 essential, 2 findings, 1 detail, 0 prose. */
   priority: number
+  /** Set on the line of a current finding: a cut one is counted in the note (nothing lost). */
+  finding?: true
 }
 
 /** Renders the summary within `maxBytes`, cutting whole blocks and saying what was cut. */
@@ -80,33 +84,48 @@ export function renderSummary(
   const blocks = summaryBlocks(report)
   for (let floor = 0; floor <= 3; floor++) {
     const kept = blocks.filter((block) => block.priority >= floor)
-    const text = join(kept, blocks.length - kept.length)
+    const text = join(
+      kept,
+      blocks.filter((block) => block.priority < floor)
+    )
     if (byteLength(text) <= maxBytes) return text
   }
-  return hardCut(
-    blocks.filter((block) => block.priority >= 3),
-    maxBytes
-  )
+  return hardCut(blocks, maxBytes)
 }
 
-function join(blocks: readonly Block[], dropped: number): string {
-  const body = blocks.map((block) => block.text).join('\n')
-  return dropped === 0
-    ? body
-    : `${body}\n\n> **Note:** ${dropped} detail block${dropped === 1 ? '' : 's'} not shown: the summary is limited in size. The JSON report (output \`report\`) has everything.\n`
+/**
+ * The note on what was cut. Current findings are counted apart from other blocks: every
+ * current finding is an annotation, a summary line, or counted here (SPEC §5). The
+ * old note counted "detail blocks" only, so cut finding lines went uncounted.
+ */
+function cutNote(dropped: readonly Block[]): string {
+  if (dropped.length === 0) return ''
+  const findings = dropped.filter((block) => block.finding).length
+  const other = dropped.length - findings
+  const parts = [
+    ...(findings > 0 ? [`${findings} finding${findings === 1 ? '' : 's'}`] : []),
+    ...(other > 0 ? [`${other} detail block${other === 1 ? '' : 's'}`] : [])
+  ]
+  return `\n\n> **Note:** ${parts.join(' and ')} not shown: the summary is limited in size. The JSON report (output \`report\`) has everything.\n`
 }
 
+function join(blocks: readonly Block[], dropped: readonly Block[]): string {
+  return blocks.map((block) => block.text).join('\n') + cutNote(dropped)
+}
+
+/** Even the essential blocks do not fit: keep what fits in order, count the rest. */
 function hardCut(blocks: readonly Block[], maxBytes: number): string {
-  const note = (n: number): string =>
-    `\n\n> **Note:** ${n} more block${n === 1 ? '' : 's'} not shown (size limit). The JSON report (output \`report\`) has everything.\n`
+  const essential = blocks.filter((block) => block.priority >= 3)
+  const lesser = blocks.filter((block) => block.priority < 3)
   let out = ''
-  for (let i = 0; i < blocks.length; i++) {
-    const next = `${out}${(blocks[i] as Block).text}\n`
-    if (byteLength(next) + byteLength(note(blocks.length - i)) > maxBytes)
-      return out + note(blocks.length - i)
+  for (let i = 0; i < essential.length; i++) {
+    const next = `${out}${(essential[i] as Block).text}\n`
+    const note = cutNote([...essential.slice(i + 1), ...lesser])
+    if (byteLength(next) + byteLength(note) > maxBytes)
+      return out + cutNote([...essential.slice(i), ...lesser])
     out = next
   }
-  return out
+  return out + cutNote(lesser)
 }
 
 function byteLength(text: string): number {
@@ -187,7 +206,8 @@ function currentnessCell(row: ReceiptRow): string {
   return `**${row.currentness}**${label} — ${mdInline(reason)}`
 }
 
-function findingLine(finding: ReportFinding, receipt: string): string {
+/** The summary line of a finding (exported for the tests that prove nothing is lost). */
+export function findingLine(finding: ReportFinding, receipt: string): string {
   const where = finding.anchor
     ? ` — ${mdCode(`${finding.anchor.path}:${lines(finding)}`)}${finding.anchor.side === 'base' ? ' (base side)' : ''}`
     : ''
@@ -204,10 +224,12 @@ function lines(finding: ReportFinding): string {
 
 function findingBlocks(
   findings: ReadonlyArray<ReportFinding & { receipt: string }>,
-  withBodies: boolean
+  withBodies: boolean,
+  current = true
 ): Block[] {
   return findings.flatMap((finding) => {
-    const blocks: Block[] = [{ text: findingLine(finding, finding.receipt), priority: 2 }]
+    const line: Block = { text: findingLine(finding, finding.receipt), priority: 2 }
+    const blocks: Block[] = [current ? { ...line, finding: true } : line]
     if (withBodies) {
       const detail = finding.suggestion
         ? `${finding.body}\n\nSuggestion:\n${finding.suggestion}`
@@ -244,7 +266,7 @@ function introducedBlocks(report: Report): Block[] {
     report.annotationsNotShown > 0
       ? [
           {
-            text: `\n${report.annotationsNotShown} annotation${report.annotationsNotShown === 1 ? '' : 's'} not shown (limit: max-annotations); every finding is listed here.`,
+            text: `\n${report.annotationsNotShown} annotation${report.annotationsNotShown === 1 ? '' : 's'} not shown (limit: max-annotations); the JSON report (output \`report\`) lists every finding.`,
             priority: 3
           }
         ]
@@ -364,7 +386,7 @@ function otherFindingBlocks(report: Report): Block[] {
         text: '\n### Stale evidence (an older head; no annotations, no approval)\n',
         priority: 1
       },
-      ...findingBlocks(stale, false).map((b) => ({ ...b, priority: 1 }))
+      ...findingBlocks(stale, false, false).map((b) => ({ ...b, priority: 1 }))
     )
   return out
 }

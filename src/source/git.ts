@@ -156,8 +156,37 @@ export interface GitSourceOptions {
   mergeBase: string | null
 }
 
+/**
+ * Object reads asked for in the same tick, through one `cat-file --batch` (issue 7): the
+ * gate asks for the receipts' blobs and the deferral file together, and a git process
+ * costs more than reading a few hundred objects.
+ */
+function coalescedReader(
+  repo: string
+): (names: readonly string[]) => Promise<Map<string, Uint8Array | string>> {
+  let pending: {
+    names: Set<string>
+    done: Promise<Map<string, Uint8Array | string>>
+  } | null = null
+  return async (names) => {
+    if (pending === null) {
+      const batch = { names: new Set<string>(), done: Promise.resolve(new Map()) }
+      // Read once the caller's synchronous code has asked for everything it will.
+      batch.done = Promise.resolve().then(async () => {
+        pending = null
+        return catFileBatch(repo, [...batch.names])
+      })
+      pending = batch
+    }
+    for (const name of names) pending.names.add(name)
+    const all = await pending.done
+    return new Map(names.map((name) => [name, all.get(name) ?? 'no such object']))
+  }
+}
+
 /** A {@link ReceiptSource} over a local repository at a resolved head commit. */
 export function gitSource({ repo, head, mergeBase }: GitSourceOptions): ReceiptSource {
+  const read = coalescedReader(repo)
   return {
     head,
     async listTree(dir: string): Promise<TreeListing> {
@@ -172,9 +201,9 @@ export function gitSource({ repo, head, mergeBase }: GitSourceOptions): ReceiptS
       ])
       return { entries: parseLsTree(stdout), truncated: false }
     },
-    readBlobs: async (shas) => catFileBatch(repo, shas),
+    readBlobs: async (shas) => read(shas),
     async readFile(path: string): Promise<Uint8Array | null> {
-      const found = (await catFileBatch(repo, [`${head}:${path}`])).get(`${head}:${path}`)
+      const found = (await read([`${head}:${path}`])).get(`${head}:${path}`)
       return found instanceof Uint8Array ? found : null
     },
     async changedPaths() {
@@ -193,23 +222,29 @@ export function gitSource({ repo, head, mergeBase }: GitSourceOptions): ReceiptS
     async ancestry(reviewed: string): Promise<Ancestry> {
       // Receipt text is hostile: only a hex SHA is ever handed to git, never a ref or an option.
       if (!SHA_LIKE.test(reviewed)) return { kind: 'unknown-commit' }
-      const resolved = await git(
-        repo,
-        ['rev-parse', '--verify', '--quiet', `${reviewed}^{commit}`],
-        [0, 1, 128]
-      )
-      if (resolved.code !== 0) return { kind: 'unknown-commit' }
-      const sha = resolved.stdout.toString('utf8').trim()
-      if (sha === head) return { kind: 'identical' }
-      const ancestor = await git(repo, ['merge-base', '--is-ancestor', sha, head], [0, 1])
-      if (ancestor.code !== 0) return { kind: 'not-ancestor' }
-      const [count, diff] = await Promise.all([
-        gitText(repo, ['rev-list', '--count', `${sha}..${head}`]),
-        git(repo, ['diff', '--name-only', '--no-renames', '-z', sha, head])
+      // Two git processes, side by side (issue 7; it was four in a row): `rev-list
+      // --left-right --count R...H` resolves R as a commit and counts the commits only R
+      // reaches (0: R is H or an ancestor of it) and only H reaches (how far ahead H is).
+      const [counted, diff] = await Promise.all([
+        git(
+          repo,
+          ['rev-list', '--left-right', '--count', `${reviewed}...${head}`, '--'],
+          [0, 128]
+        ),
+        git(
+          repo,
+          ['diff', '--name-only', '--no-renames', '-z', reviewed, head, '--'],
+          [0, 128]
+        )
       ])
+      if (counted.code !== 0) return { kind: 'unknown-commit' }
+      const [left = '', right = ''] = counted.stdout.toString('utf8').trim().split(/\s+/)
+      if (left !== '0') return { kind: 'not-ancestor' }
+      if (right === '0') return { kind: 'identical' }
+      if (diff.code !== 0) throw new GitError(`git diff ${reviewed} ${head} failed`)
       return {
         kind: 'ahead',
-        commits: Number(count),
+        commits: Number(right),
         changedPaths: diff.stdout.toString('utf8').split('\0').filter(Boolean)
       }
     },

@@ -92,6 +92,8 @@ export interface RecordedRequest {
   /** Kind of the fault applied to this request, if any. */
   fault?: FaultSpec['kind']
   durationMs: number
+  /** `performance.now()` when the request arrived (its body read): for gaps between requests. */
+  receivedMs: number
 }
 
 export interface Violation {
@@ -395,7 +397,8 @@ export class FakeGitHub {
       status: 0,
       requestBytes: raw.length,
       responseBytes: 0,
-      durationMs: 0
+      durationMs: 0,
+      receivedMs: performance.now()
     }
     this.requests.push(rec)
 

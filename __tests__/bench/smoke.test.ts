@@ -1,0 +1,75 @@
+/**
+ * `npm run bench` must not rot: every workload of the benchmark runs once here, on the
+ * committed dist/ bundles. No timing is asserted (this is not the place for figures, see
+ * docs/performance.md); only that each workload ran and produced figures, and the request
+ * counts that do not depend on the machine: 200 findings are exactly 4 annotation writes
+ * (the create and 3 updates of 50), and the blobs are read through one `cat-file --batch`.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { CORE_WORKLOADS } from '../support/bench/core.js'
+import { formatTable, runBench, type BenchFigures } from '../support/bench/run.js'
+import { PROJECT_ROOT } from '../support/runner.js'
+
+describe('npm run bench (one run of each workload)', () => {
+  let figures: BenchFigures
+  it('runs every workload', async () => {
+    figures = await runBench({
+      // The project's dist/ (RECEIPT_GATE_ROOT: another build of it, as for the bench).
+      root: process.env.RECEIPT_GATE_ROOT ?? PROJECT_ROOT,
+      runs: 1,
+      warmup: 0,
+      coreRuns: 1,
+      coreWarmup: 0,
+      log: (line) =>
+        process.env.BENCH_SMOKE_LOG && console.log(`${Date.now() % 100000} ${line}`)
+    })
+    expect(figures.core.map((c) => c.name)).toEqual([...CORE_WORKLOADS])
+    for (const c of figures.core) expect(c.ms.median).toBeGreaterThan(0)
+    expect(figures.cli.map((c) => c.name)).toEqual(['cli-10', 'cli-500'])
+    expect(figures.action.map((a) => a.name)).toEqual(['action-api', 'action-git'])
+    for (const p of [...figures.cli, ...figures.action]) {
+      expect(p.exitCode).toBe(0)
+      expect(p.wallMs.runs).toBe(1)
+      expect(p.wallMs.median).toBeGreaterThan(0)
+      expect(p.rssMb.median).toBeGreaterThan(10)
+    }
+    expect(figures.coldStart?.action.exitCode).toBe(0)
+    expect(figures.bundle.files['index.js']).toBeGreaterThan(0)
+  }, 120_000)
+
+  it('the gate passes with every receipt current and every finding annotated', () => {
+    const [cli10, cli500] = figures.cli
+    expect(cli10).toMatchObject({ receipts: 10, findings: 200, conclusion: 'success' })
+    expect(cli500).toMatchObject({ receipts: 500, findings: 1000, conclusion: 'success' })
+    for (const a of figures.action)
+      expect(a).toMatchObject({ annotations: 200, conclusion: 'success' })
+  })
+
+  it('makes the fixed number of requests and git processes', () => {
+    const api = figures.action.find((a) => a.source === 'api')!
+    expect(api.annotationWrites).toBe(4)
+    expect(api.requests['checks/create']).toBe(1)
+    expect(api.requests['checks/update']).toBe(3)
+    // Exactly SPEC §9's bound for this PR, route by route.
+    expect(api.requests).toEqual(api.specMinimum)
+    const git = figures.action.find((a) => a.source === 'git')!
+    expect(git.requests).toEqual({
+      'pulls/get': 1,
+      'checks/create': 1,
+      'checks/update': 3
+    })
+    for (const c of figures.cli) expect(c.catFileBatches).toBe(1)
+  })
+
+  it('prints the table', () => {
+    const table = formatTable(figures)
+    for (const row of [
+      'core: validate maximal container',
+      'cli: check, 10 receipts',
+      'action: API source',
+      'cold start',
+      'targets:'
+    ])
+      expect(table).toContain(row)
+  })
+})

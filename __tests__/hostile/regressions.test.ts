@@ -1,0 +1,308 @@
+/**
+ * Regression cases for the defects the hostile corpus, the properties and the fault
+ * matrix found (issue 6), each pinned at the smallest level that shows it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { logUntrusted } from '../../src/action/log.js'
+import { buildAnnotations } from '../../src/gate/annotations.js'
+import { evaluate } from '../../src/gate/evaluate.js'
+import { parseOptions } from '../../src/gate/options.js'
+import type { ReceiptRow, Report, ReportFinding } from '../../src/gate/report.js'
+import { bookkeepingMatcher } from '../../src/gate/review-head.js'
+import { publishCheckRun } from '../../src/github/checks.js'
+import { GitHubError, createClient } from '../../src/github/client.js'
+import { checkContainer } from '../../src/receipts/findings.js'
+import { findingLine, renderSummary, renderTitle } from '../../src/render/summary.js'
+import { GitRepo } from '../support/git-repo.js'
+import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
+import {
+  buildContainer,
+  buildItem,
+  buildReceipt,
+  jsonBytes
+} from '../support/receipt-builders.js'
+import { MEMORY_HEAD, memorySource } from './memory-source.js'
+import { invisibleIn } from './neutral.js'
+
+describe('bookkeeping paths with line breaks (every receipt went stale)', () => {
+  it('a file named with a newline under .flow/ is bookkeeping', () => {
+    const isBookkeeping = bookkeepingMatcher(['.flow/**', '!.flow/bin/**'])
+    for (const path of [
+      '.flow/review-receipts/x\n::set-output name=x::y.json',
+      '.flow/a\rb.json',
+      '.flow/a\u2028b.json'
+    ])
+      expect(isBookkeeping(path)).toBe(true)
+    expect(isBookkeeping('.flow/bin/x\ny')).toBe(false)
+    expect(isBookkeeping('src/x\n.flow/y')).toBe(false)
+  })
+})
+
+describe('validation reasons echo bounded text (an unknown key of any length)', () => {
+  it('clips a 60,000-character unknown key', () => {
+    const container = buildContainer({
+      items: [buildItem({ with: { ['k'.repeat(60_000)]: 1 } })]
+    })
+    const checked = checkContainer(
+      JSON.parse(new TextDecoder().decode(jsonBytes(container)))
+    )
+    expect(checked.ok).toBe(false)
+    if (!checked.ok)
+      for (const reason of checked.reasons) expect(reason.length).toBeLessThan(200)
+  })
+})
+
+function finding(over: Partial<ReportFinding> = {}): ReportFinding {
+  return {
+    id: 'finding-1',
+    ordinal: 1,
+    severity: 'P1',
+    confidence: 75,
+    classification: 'introduced',
+    status: 'open',
+    title: 'Title',
+    body: 'Body',
+    suggestion: null,
+    rIds: [],
+    anchor: { path: 'src/a.ts', side: 'head', startLine: 1, endLine: 2 },
+    ...over
+  }
+}
+
+function row(
+  findings: ReportFinding[],
+  path = '.flow/review-receipts/impl-fn-1.1.json'
+): ReceiptRow {
+  return {
+    path,
+    type: 'impl_review',
+    id: 'fn-1.1',
+    mode: 'codex',
+    verdict: 'NEEDS_WORK',
+    currentness: 'current',
+    headSource: 'findings',
+    reviewedHead: MEMORY_HEAD,
+    structured: 'valid',
+    structuredReasons: [],
+    round: 1,
+    conclusion: 'failure',
+    reason: 'current',
+    label: null,
+    findings,
+    staleFindings: [],
+    details: null
+  }
+}
+
+describe('annotations are neutral and within GitHub limits', () => {
+  it('titles fit 255 UTF-16 units (240 emoji were refused with 422)', () => {
+    const [annotation] = buildAnnotations([row([finding({ title: '🦀'.repeat(240) })])])
+    expect(annotation!.title.length).toBeLessThanOrEqual(255)
+    expect(annotation!.title).toMatch(/…$/)
+    expect(annotation!.title).not.toMatch(/\uFFFD|[\uD800-\uDBFF]$/)
+  })
+  it('titles drop zero-width and bidi marks; messages show controls as \\u{…}', () => {
+    const [annotation] = buildAnnotations([
+      row([
+        finding({
+          title: 'a\u200bb\u200ec\u061cd\ufeffe',
+          body: 'red \u001b[31m x \u202e y \u200b z\nnext line',
+          suggestion: 'bell \u0007'
+        })
+      ])
+    ])
+    expect(invisibleIn(annotation!.title)).toBeNull()
+    expect(invisibleIn(annotation!.message.replace(/\n/g, ''))).toBeNull()
+    expect(annotation!.message).toContain('\\u{1b}[31m')
+    expect(annotation!.message).toContain('\nnext line')
+  })
+})
+
+describe('the log inside stop-commands blocks', () => {
+  it('shows ANSI escapes and bidi overrides instead of rendering them', () => {
+    const lines: string[] = []
+    logUntrusted((line) => lines.push(line), ['\u001b[8mhidden \u202eevil\u200b'])
+    expect(lines[1]).toBe('\\u{1b}[8mhidden \\u{202e}evil\\u{200b}')
+  })
+})
+
+describe('a truncated listing is an unknown state (it used to be only a note)', () => {
+  it('fails the gate even when every receipt it did list passes', async () => {
+    const receipt = buildReceipt({
+      id: 'fn-1.1',
+      verdict: 'SHIP',
+      findings: buildContainer({ headSha: MEMORY_HEAD, items: 0 })
+    })
+    const options = parseOptions({ select: 'all' })
+    const report = await evaluate({
+      source: memorySource({
+        dir: options.receiptsDir,
+        files: [{ path: 'impl-fn-1.1.json', bytes: jsonBytes(receipt) }],
+        ancestry: new Map(),
+        truncated: true
+      }),
+      options,
+      body: null,
+      branch: null
+    })
+    expect(report.receipts[0]).toMatchObject({
+      currentness: 'current',
+      conclusion: 'success'
+    })
+    expect(report.conclusion).toBe('failure')
+    expect(renderTitle(report)).toContain('receipts folder listed incompletely')
+  })
+})
+
+describe('nothing lost when the summary is cut at 65535 bytes', () => {
+  it('counts every finding line it cannot show', () => {
+    const findings = (n: number): ReportFinding[] =>
+      Array.from({ length: n }, (_, i) =>
+        finding({
+          id: `finding-${i}`,
+          ordinal: i + 1,
+          title: `${'t'.repeat(200)} ${i}`,
+          body: 'b'.repeat(3000),
+          anchor: null
+        })
+      )
+    const rows = [
+      row(findings(200)),
+      row(findings(200), '.flow/review-receipts/impl-fn-1.2.json')
+    ]
+    const report: Report = {
+      conclusion: 'failure',
+      head: MEMORY_HEAD,
+      verdict: 'NEEDS_WORK',
+      receipts: rows,
+      missing: [],
+      required: [],
+      deferred: { expected: 0, named: 0, unnamed: [], skipped: true, notes: [] },
+      annotations: [],
+      annotationsNotShown: 0,
+      problems: [],
+      notes: []
+    }
+    const summary = renderSummary(report)
+    expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(65535)
+    const lines = new Set(summary.split('\n'))
+    const shown = rows
+      .flatMap((r) => r.findings.map((f) => findingLine(f, r.path)))
+      .filter((line) => lines.has(line)).length
+    const counted = Number(
+      /(\d+) findings? (?:and \d+ detail blocks? )?not shown/.exec(summary)?.[1]
+    )
+    expect(shown).toBeLessThan(400)
+    expect(shown + counted).toBe(400)
+  })
+})
+
+describe('the GitHub client', () => {
+  let server: Server
+  let url: string
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end('{"number":1}')
+      }, 1500)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('times a request out (the timeout signal used to be dropped by the hook chain)', async () => {
+    // The timeout's floor, 1 s, against an answer that takes 1.5 s; a write is not
+    // retried after a timeout, so one attempt shows it.
+    const octokit = createClient({ token: 't', baseUrl: url, timeScale: 0.001 })
+    const started = Date.now()
+    const error = await octokit.rest.checks
+      .create({ owner: 'a', repo: 'b', name: 'n', head_sha: 'abc' })
+      .then(
+        () => null,
+        (e: unknown) => e
+      )
+    expect(error).toBeInstanceOf(GitHubError)
+    // (Under jest's VM the abort error is from another realm, so octokit words it
+    // "Unknown Error"; dist/index.js says "request timed out": see the fault matrix.)
+    expect((error as Error).message).toMatch(/request timed out|network error/)
+    expect(Date.now() - started).toBeLessThan(1450)
+  })
+})
+
+describe('a write that lands after its timeout is not sent twice', () => {
+  let repo: GitRepo
+  let fake: FakeGitHub
+  let head: string
+  beforeAll(async () => {
+    repo = GitRepo.init()
+    repo.write({ 'a.txt': 'a\n' })
+    head = repo.commit('a')
+    fake = await startFakeGitHub({ repo })
+  })
+  afterAll(async () => {
+    await fake.close()
+    repo.cleanup()
+  })
+
+  const annotations = Array.from({ length: 60 }, (_, i) => ({
+    path: 'a.txt',
+    start_line: 1,
+    end_line: 1,
+    annotation_level: 'notice' as const,
+    title: `n${i}`,
+    message: 'm'
+  }))
+  const publish = async (externalId: string) =>
+    publishCheckRun(createClient({ token: 't', baseUrl: fake.url, timeScale: 0.01 }), {
+      owner: 'acme',
+      repo: 'widgets',
+      name: 'Review receipts',
+      headSha: head,
+      externalId,
+      conclusion: 'success',
+      title: 't',
+      summary: 's',
+      annotations,
+      summaryWithDropped: () => 's',
+      timeScale: 0.01,
+      log: () => undefined
+    })
+
+  it('a create that times out and lands later: one check run', async () => {
+    // 1.5 s latency against the 1 s timeout: the create lands after the client gave up.
+    const remove = fake.faults.add({
+      kind: 'latency',
+      route: 'checks/create',
+      ms: 1500,
+      times: 1
+    })
+    await publish('create-1')
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    remove()
+    const runs = fake.checks.runs.filter((r) => r.external_id === 'create-1')
+    expect(runs).toHaveLength(1)
+    expect(runs[0]!.annotations).toHaveLength(60)
+  })
+
+  it('a PATCH that times out and lands later: no annotation twice', async () => {
+    const remove = fake.faults.add({
+      kind: 'latency',
+      route: 'checks/update',
+      ms: 1500,
+      times: 1
+    })
+    await publish('update-1')
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    remove()
+    const runs = fake.checks.runs.filter((r) => r.external_id === 'update-1')
+    expect(runs).toHaveLength(1)
+    expect(runs[0]!.annotations).toHaveLength(60)
+  })
+})

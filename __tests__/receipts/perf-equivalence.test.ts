@@ -1,0 +1,208 @@
+/**
+ * The performance changes of issue 7 answer exactly what the code they replaced
+ * answered: each fast path is checked against the former expression, kept here as the
+ * reference, on generated inputs (every kind of string: ASCII, escapes, controls, astral
+ * characters, lone surrogates) and on the edge cases by name.
+ */
+import { describe, expect, it } from '@jest/globals'
+import fc from 'fast-check'
+import { compactJsonBytes } from '../../src/receipts/findings.js'
+import { readJsonBytes, type JsonValue } from '../../src/receipts/json.js'
+import { cleanMarkdown, safePath } from '../../src/receipts/paths.js'
+import { LIMITS } from '../../src/receipts/limits.js'
+import {
+  codePointLength,
+  hasLoneSurrogate,
+  withinCodePoints
+} from '../../src/receipts/text.js'
+
+const RUNS = Number(process.env.FC_RUNS ?? 1000)
+
+/** The byte bound's former measure: a walk for lone surrogates, then the compact text. */
+function referenceBytes(value: JsonValue): number | null {
+  const lone = (text: string) => /\p{Surrogate}/u.test(text)
+  const walk = (v: JsonValue): boolean => {
+    if (typeof v === 'string') return lone(v)
+    if (Array.isArray(v)) return v.some(walk)
+    if (v !== null && typeof v === 'object' && !(v instanceof Number))
+      return Object.keys(v).some((k) => lone(k) || walk(v[k] ?? null))
+    return false
+  }
+  return walk(value) ? null : Buffer.byteLength(JSON.stringify(value), 'utf8')
+}
+
+function referenceCodePoints(value: string): number {
+  let pairs = 0
+  for (let i = 0; i < value.length - 1; i++) {
+    const unit = value.charCodeAt(i)
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = value.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        pairs++
+        i++
+      }
+    }
+  }
+  return value.length - pairs
+}
+
+/** safePath without its fast path (the code as it was). */
+function referenceSafePath(value: string): string | null {
+  const path = cleanMarkdown(value).replaceAll('\\', '/')
+  if (
+    path === '' ||
+    !withinCodePoints(path, LIMITS.path) ||
+    path.startsWith('/') ||
+    /^[A-Za-z]:\//.test(path)
+  )
+    return null
+  return path.split('/').some((part) => part === '' || part === '.' || part === '..')
+    ? null
+    : path
+}
+
+// Strings of every kind: UTF-16 units at random (lone surrogates included), full Unicode,
+// and the characters JSON escapes.
+const anyString = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 60 }),
+  fc.string({ unit: 'grapheme', maxLength: 60 }),
+  fc.string({
+    unit: fc.constantFrom(
+      '"',
+      '\\',
+      '\b',
+      '\f',
+      '\n',
+      '\r',
+      '\t',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      '\u2028',
+      'é',
+      '😀',
+      '\ud800',
+      '\udc00',
+      'a'
+    ),
+    maxLength: 30
+  })
+)
+
+const jsonValue: fc.Arbitrary<JsonValue> = fc.letrec<{ value: JsonValue }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.double({ noNaN: false }),
+    anyString,
+    fc.array(tie('value'), { maxLength: 5 }),
+    fc
+      .array(fc.tuple(anyString, tie('value')), { maxLength: 5 })
+      .map((entries) =>
+        Object.assign(Object.create(null) as object, Object.fromEntries(entries))
+      )
+  )
+})).value
+
+describe('issue 7 fast paths agree with the code they replaced', () => {
+  it('compactJsonBytes = UTF-8 length of JSON.stringify, null on an unpaired surrogate', () => {
+    fc.assert(
+      fc.property(jsonValue, (value) => {
+        expect(compactJsonBytes(value)).toBe(referenceBytes(value))
+      }),
+      { numRuns: RUNS }
+    )
+  })
+
+  it('compactJsonBytes on what the reader makes (floats, big integers, __proto__ keys)', () => {
+    for (const text of [
+      '{"a":1.0,"b":1e2,"c":-0,"d":9007199254740993,"e":[1.5e300,-1e-7]}',
+      '{"__proto__":{"x":"\\u0000\\u001f\\"\\\\"},"constructor":[]}',
+      '{"s":"\\ud800","t":"ok"}',
+      '{"k\\udc00":1}',
+      '[]',
+      '{}',
+      '"é😀\\u2028"'
+    ]) {
+      const read = readJsonBytes(new TextEncoder().encode(text))
+      if (!read.ok) throw new Error(read.reason)
+      expect(compactJsonBytes(read.value)).toBe(referenceBytes(read.value))
+    }
+  })
+
+  it('codePointLength and hasLoneSurrogate', () => {
+    fc.assert(
+      fc.property(anyString, fc.string({ unit: 'binary', maxLength: 300 }), (a, b) => {
+        for (const text of [a, b, a + b]) {
+          expect(codePointLength(text)).toBe(referenceCodePoints(text))
+          expect(hasLoneSurrogate(text)).toBe(/\p{Surrogate}/u.test(text))
+        }
+      }),
+      { numRuns: RUNS }
+    )
+    for (const text of [
+      '',
+      '\ud800',
+      '\udc00\ud800',
+      '😀',
+      '\ud83d\ude00\ud83d',
+      'x'.repeat(5000)
+    ])
+      expect(codePointLength(text)).toBe(referenceCodePoints(text))
+  })
+
+  it('safePath', () => {
+    const segment = fc.oneof(
+      fc.constantFrom(
+        '.',
+        '..',
+        '',
+        'src',
+        'a.ts',
+        '-x',
+        '_',
+        'C:',
+        ' a',
+        '`b`',
+        '**c**',
+        'd\\e'
+      ),
+      fc.string({
+        unit: fc.constantFrom(
+          'a',
+          '.',
+          '-',
+          '_',
+          '/',
+          '\\',
+          ' ',
+          '*',
+          '`',
+          ':',
+          'é',
+          '\n'
+        ),
+        maxLength: 12
+      })
+    )
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 6 }), (parts) => {
+        const path = parts.join('/')
+        expect(safePath(path)).toBe(referenceSafePath(path))
+      }),
+      { numRuns: RUNS }
+    )
+    for (const path of [
+      'a/'.repeat(600) + 'x',
+      'x'.repeat(1024),
+      'x'.repeat(1025),
+      'src/./a',
+      'src/../a',
+      '/a',
+      'a//b'
+    ])
+      expect(safePath(path)).toBe(referenceSafePath(path))
+  })
+})

@@ -1,0 +1,327 @@
+/**
+ * The process workloads of the benchmark: the bundled CLI on a git repository, the
+ * bundled action through the runner emulation against the local GitHub API, and cold
+ * starts. Each run is a fresh `node` process, timed from spawn to exit, with its peak RSS.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startFakeGitHub, type FakeGitHub } from '../github-api/server.js'
+import { runAction, type RunActionOptions } from '../runner.js'
+import type { BenchPr } from './fixtures.js'
+import { repeat, rssProbe, runNode, stats, type Stats } from './measure.js'
+
+export interface ProcessResult {
+  name: string
+  label: string
+  wallMs: Stats
+  /** Peak RSS per run, MiB. */
+  rssMb: Stats
+  exitCode: number | null
+}
+
+export interface CliResult extends ProcessResult {
+  receipts: number
+  receiptFiles: number
+  receiptBytes: number
+  findings: number
+  conclusion: string
+  /** git processes one run starts, by subcommand (from GIT_TRACE2). */
+  gitProcesses: Record<string, number>
+  /** `cat-file --batch` processes one run starts (blobs are read through one). */
+  catFileBatches: number
+}
+
+export interface ActionResult extends ProcessResult {
+  source: 'api' | 'git'
+  conclusion: string
+  annotations: number
+  /** Requests of one run by operation (`checks/create`), and the route they map to. */
+  requests: Record<string, number>
+  requestsTotal: number
+  /** check-run writes (create + update). */
+  annotationWrites: number
+  /** Request bodies sent to the API, bytes (one run). */
+  bytesSent: number
+  /** Response bodies received, bytes (one run). */
+  bytesReceived: number
+  /** SPEC §9's bound for this PR, for the API source; null for the git source. */
+  specMinimum: Record<string, number> | null
+  /** Longest wait between one write's answer and the next write (SPEC §5: no spacing), ms. */
+  writeGapMs: number
+}
+
+const toMb = (kib: number | null): number => (kib === null ? NaN : kib / 1024)
+
+/** `receipt-gate check` on the PR's repository (head = its branch tip, base = main). */
+export async function benchCli(
+  root: string,
+  name: string,
+  label: string,
+  pr: BenchPr,
+  options: { runs: number; warmup: number }
+): Promise<CliResult> {
+  const cli = join(root, 'dist', 'cli.js')
+  const tmp = mkdtempSync(join(tmpdir(), 'rg-bench-cli-'))
+  try {
+    const bodyFile = join(tmp, 'body.md')
+    writeFileSync(bodyFile, pr.body)
+    const args = [
+      cli,
+      'check',
+      '--repo',
+      pr.repo.path,
+      '--base',
+      'main',
+      '--body-file',
+      bodyFile
+    ]
+    // One untimed run that checks the outcome and counts git processes (GIT_TRACE2).
+    const trace = join(tmp, 'trace2')
+    const checked = await runNode([...args, '--format', 'json'], {
+      cwd: pr.repo.path,
+      env: { ...process.env, GIT_TRACE2: trace }
+    })
+    if (checked.exitCode !== 0)
+      throw new Error(
+        `${name}: exit ${checked.exitCode}: ${checked.stderr.slice(0, 500)}`
+      )
+    const report = JSON.parse(checked.stdout) as {
+      conclusion: string
+      receipts: { currentness: string; findings: unknown[] }[]
+    }
+    const notCurrent = report.receipts.filter((r) => r.currentness !== 'current')
+    if (report.receipts.length !== pr.shape.receipts || notCurrent.length > 0)
+      throw new Error(
+        `${name}: ${notCurrent.length} of ${report.receipts.length} not current`
+      )
+    const gitProcesses = countGit(readFileSync(trace, 'utf8'))
+    const runs = await repeat(options.runs, options.warmup, async () =>
+      runNode(args, { cwd: pr.repo.path })
+    )
+    const bad = runs.find((run) => run.exitCode !== 0)
+    if (bad) throw new Error(`${name}: exit ${bad.exitCode}: ${bad.stderr.slice(0, 500)}`)
+    return {
+      name,
+      label,
+      wallMs: stats(runs.map((run) => run.wallMs)),
+      rssMb: stats(runs.map((run) => toMb(run.peakRssKb))),
+      exitCode: 0,
+      receipts: report.receipts.length,
+      receiptFiles: pr.receiptFiles,
+      receiptBytes: pr.receiptBytes,
+      findings: report.receipts.reduce((sum, r) => sum + r.findings.length, 0),
+      conclusion: report.conclusion,
+      gitProcesses,
+      catFileBatches: gitProcesses['cat-file --batch'] ?? 0
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+/** Counts git processes in a GIT_TRACE2 (normal format) log, by subcommand. */
+export function countGit(trace: string): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const line of trace.split('\n')) {
+    const m = / start (.*)$/.exec(line)
+    if (!m) continue
+    const argv = m[1]!.split(' ')
+    let i = 1 // after `git`
+    while (i < argv.length && argv[i]!.startsWith('-')) {
+      i += argv[i] === '-C' || argv[i] === '-c' ? 2 : 1
+    }
+    let cmd = argv[i] ?? '?'
+    if (cmd === 'cat-file') cmd += ` ${argv[i + 1] ?? ''}`.trimEnd()
+    out[cmd] = (out[cmd] ?? 0) + 1
+  }
+  return out
+}
+
+/** The local GitHub API serving the PR as #1 (head branch → main). */
+export async function fakeFor(pr: BenchPr): Promise<FakeGitHub> {
+  return startFakeGitHub({
+    repo: pr.repo,
+    pulls: [
+      {
+        number: 1,
+        head: { ref: pr.branch },
+        base: { ref: 'main' },
+        body: pr.body,
+        title: 'fn-9: benchmark'
+      }
+    ]
+  })
+}
+
+/**
+ * SPEC §9's request bound for the API source on this PR: 1 PR read, 1 files list, the
+ * tree walk to `receipts-dir` (one non-recursive tree per segment, SPEC §2) plus one
+ * recursive tree, one read per receipt or history file and one for the deferral file, one
+ * compare per distinct reviewed SHA (here one), ceil(annotations / 50) writes.
+ */
+export function specMinimum(pr: BenchPr, annotations: number): Record<string, number> {
+  const segments = '.flow/review-receipts'.split('/').length
+  return {
+    'pulls/get': 1,
+    'pulls/list-files': Math.max(1, Math.ceil(prFiles(pr) / 100)),
+    'git/get-tree': segments + 1,
+    'git/get-blob': pr.receiptFiles,
+    'repos/get-content': 1,
+    'repos/compare-commits-with-basehead': 1,
+    'checks/create': 1,
+    'checks/update': Math.ceil(annotations / 50) - 1
+  }
+}
+
+function prFiles(pr: BenchPr): number {
+  return pr.repo
+    .git('diff', '--name-only', `${pr.base}...${pr.head}`)
+    .split('\n')
+    .filter(Boolean).length
+}
+
+/** `node dist/index.js` on the PR's `pull_request` event, through the runner emulation. */
+export async function benchAction(
+  root: string,
+  name: string,
+  label: string,
+  pr: BenchPr,
+  fake: FakeGitHub,
+  source: 'api' | 'git',
+  options: { runs: number; warmup: number }
+): Promise<ActionResult> {
+  const emptyWorkspace = mkdtempSync(join(tmpdir(), 'rg-bench-ws-'))
+  try {
+    const once = async () => {
+      const probe = rssProbe()
+      try {
+        const run = await runAction({
+          fake,
+          entry: join(root, 'dist', 'index.js'),
+          actionYml: join(root, 'action.yml'),
+          event: { name: 'pull_request', pull: 1 },
+          // The API source needs a workspace without the head; the git source reads the
+          // repository itself (a full-history checkout).
+          workspace: source === 'api' ? emptyWorkspace : pr.repo.path,
+          runId: 7000,
+          runAttempt: 1,
+          prefix: probe.prefix,
+          env: probe.env
+        } satisfies RunActionOptions)
+        run.cleanup()
+        return { run, rssKb: probe.read() }
+      } finally {
+        probe.dispose()
+      }
+    }
+    const results = await repeat(options.runs, options.warmup, once)
+    const last = results[results.length - 1]!
+    const { run } = last
+    if (run.exitCode !== 0 || run.timedOut)
+      throw new Error(`${name}: exit ${run.exitCode}: ${run.stderr.slice(0, 500)}`)
+    fake.assertNoViolations()
+    const requests: Record<string, number> = {}
+    for (const r of run.requests) {
+      const key = r.operationId ?? `UNKNOWN ${r.method} ${r.path}`
+      requests[key] = (requests[key] ?? 0) + 1
+    }
+    const writes = run.requests.filter((r) => r.method !== 'GET')
+    const writeGapMs = Math.max(
+      0,
+      ...writes
+        .slice(1)
+        .map((w, i) => w.receivedMs - (writes[i]!.receivedMs + writes[i]!.durationMs))
+    )
+    const checkRun = fake.checks.runs[fake.checks.runs.length - 1]
+    const annotations = checkRun?.annotations.length ?? 0
+    return {
+      name,
+      label,
+      source,
+      wallMs: stats(results.map((r) => r.run.durationMs)),
+      rssMb: stats(results.map((r) => toMb(r.rssKb))),
+      exitCode: run.exitCode,
+      conclusion: run.outputs.conclusion ?? '',
+      annotations,
+      requests,
+      requestsTotal: run.requests.length,
+      annotationWrites:
+        (requests['checks/create'] ?? 0) + (requests['checks/update'] ?? 0),
+      bytesSent: run.requests.reduce((sum, r) => sum + r.requestBytes, 0),
+      bytesReceived: run.requests.reduce((sum, r) => sum + r.responseBytes, 0),
+      specMinimum: source === 'api' ? specMinimum(pr, annotations) : null,
+      writeGapMs
+    }
+  } finally {
+    rmSync(emptyWorkspace, { recursive: true, force: true })
+  }
+}
+
+export interface ColdStartResult {
+  /** `node -e ''`, measured alongside. */
+  baseline: ProcessResult
+  /** `node dist/index.js` on an event with nothing to gate (push). */
+  action: ProcessResult
+  /** `node dist/cli.js --version`. */
+  cli: ProcessResult
+  /** Median of the action minus median of the baseline, ms. */
+  overheadMs: number
+}
+
+/** Cold starts, interleaved with the baseline so drift hits both alike. */
+export async function benchColdStart(
+  root: string,
+  options: { runs: number; warmup: number }
+): Promise<ColdStartResult> {
+  const baseline: { wall: number; rss: number | null }[] = []
+  const action: { wall: number; rss: number | null; exit: number | null }[] = []
+  const cli: { wall: number; rss: number | null; exit: number | null }[] = []
+  await repeat(options.runs, options.warmup, async (i) => {
+    const b = await runNode(['-e', ''])
+    const probe = rssProbe()
+    let a: { wall: number; rss: number | null; exit: number | null }
+    try {
+      const run = await runAction({
+        entry: join(root, 'dist', 'index.js'),
+        actionYml: join(root, 'action.yml'),
+        event: { name: 'push', payload: { ref: 'refs/heads/main' }, sha: 'f'.repeat(40) },
+        env: { GITHUB_REPOSITORY: 'acme/widgets', ...probe.env },
+        prefix: probe.prefix
+      })
+      run.cleanup()
+      if (!/nothing to gate/.test(run.stdout))
+        throw new Error(
+          `cold start: expected "nothing to gate", got ${run.stdout.slice(0, 300)}`
+        )
+      a = { wall: run.durationMs, rss: probe.read(), exit: run.exitCode }
+    } finally {
+      probe.dispose()
+    }
+    const c = await runNode([join(root, 'dist', 'cli.js'), '--version'])
+    if (i >= 0) {
+      baseline.push({ wall: b.wallMs, rss: b.peakRssKb })
+      action.push(a)
+      cli.push({ wall: c.wallMs, rss: c.peakRssKb, exit: c.exitCode })
+    }
+  })
+  const result = (
+    name: string,
+    label: string,
+    rows: { wall: number; rss: number | null; exit?: number | null }[]
+  ): ProcessResult => ({
+    name,
+    label,
+    wallMs: stats(rows.map((r) => r.wall)),
+    rssMb: stats(rows.map((r) => toMb(r.rss))),
+    exitCode: rows.find((r) => r.exit !== undefined && r.exit !== 0)?.exit ?? 0
+  })
+  const b = result('baseline', "node -e ''", baseline)
+  const a = result(
+    'cold-action',
+    'cold start: node dist/index.js (nothing to gate)',
+    action
+  )
+  const c = result('cold-cli', 'cold start: node dist/cli.js --version', cli)
+  return { baseline: b, action: a, cli: c, overheadMs: a.wallMs.median - b.wallMs.median }
+}

@@ -1,0 +1,399 @@
+/**
+ * The benchmark (issue 7) as a library: builds the inputs, runs every workload, checks
+ * the figures against the targets. `__tests__/support/harness/bench.ts` prints them
+ * (`npm run bench`); `__tests__/bench/smoke.test.ts` runs it once per workload.
+ */
+import { execFileSync } from 'node:child_process'
+import { readdirSync, statSync } from 'node:fs'
+import { cpus, platform, arch } from 'node:os'
+import { join } from 'node:path'
+import { CORE_WORKLOADS, runCore, type CoreResult, type CoreWorkload } from './core.js'
+import { PR_10, PR_500, buildBenchPr, type BenchPr } from './fixtures.js'
+import { hasGnuTime } from './measure.js'
+import {
+  benchAction,
+  benchCli,
+  benchColdStart,
+  fakeFor,
+  type ActionResult,
+  type CliResult,
+  type ColdStartResult
+} from './processes.js'
+
+export interface BenchOptions {
+  /** Project root (holds dist/ and action.yml). */
+  root: string
+  /** Measured runs per process workload (≥ 10 for figures; 1 for the smoke test). */
+  runs: number
+  /** Unmeasured runs before them. */
+  warmup: number
+  /** Measured runs per core workload (they are short: more samples, same cost). */
+  coreRuns: number
+  coreWarmup: number
+  /** Runs a core workload in a fresh process (for its own peak RSS); default in-process. */
+  isolateCore?: (name: CoreWorkload) => Promise<CoreResult>
+  log?: (line: string) => void
+  /** Workload groups to run (`core`, `cli`, `action`, `cold`); default all. */
+  only?: readonly string[]
+}
+
+export interface BundleFigures {
+  /** Bytes of each `.js` file in dist/ (entries and chunks). */
+  files: Record<string, number>
+  /** dist/index.js plus the chunks it may load. */
+  actionBytes: number
+  cliBytes: number
+}
+
+export interface Target {
+  name: string
+  target: string
+  actual: string
+  met: boolean
+}
+
+export interface BenchFigures {
+  meta: {
+    date: string
+    node: string
+    platform: string
+    cpus: number
+    cpuModel: string
+    commit: string
+    runs: number
+    warmup: number
+    coreRuns: number
+    coreWarmup: number
+    rssMethod: string
+    durationMs: number
+  }
+  core: CoreResult[]
+  cli: CliResult[]
+  action: ActionResult[]
+  coldStart: ColdStartResult | null
+  bundle: BundleFigures
+  targets: Target[]
+}
+
+export async function runBench(options: BenchOptions): Promise<BenchFigures> {
+  const t0 = Date.now()
+  const log = options.log ?? (() => undefined)
+  const want = (group: string) => !options.only || options.only.includes(group)
+  const core: CoreResult[] = []
+  for (const name of want('core') ? CORE_WORKLOADS : []) {
+    log(`core ${name}`)
+    core.push(
+      options.isolateCore
+        ? await options.isolateCore(name)
+        : await runCore(name, { runs: options.coreRuns, warmup: options.coreWarmup })
+    )
+  }
+  const runs = { runs: options.runs, warmup: options.warmup }
+  const cli: CliResult[] = []
+  const action: ActionResult[] = []
+  if (want('cli') || want('action')) {
+    log('building the 10-receipt pull request')
+    const pr10 = buildBenchPr(PR_10)
+    try {
+      if (want('cli')) {
+        log('cli 10 receipts')
+        cli.push(
+          await benchCli(
+            options.root,
+            'cli-10',
+            'cli: check, 10 receipts / 200 findings',
+            pr10,
+            runs
+          )
+        )
+      }
+      if (want('action')) await actionWorkloads(options.root, pr10, runs, action, log)
+    } finally {
+      keepOrClean(pr10, log)
+    }
+  }
+  if (want('cli')) {
+    log('building the 500-receipt pull request')
+    const pr500 = buildBenchPr(PR_500)
+    try {
+      log('cli 500 receipts')
+      cli.push(
+        await benchCli(
+          options.root,
+          'cli-500',
+          'cli: check, 500 receipts / 1,000 findings',
+          pr500,
+          runs
+        )
+      )
+    } finally {
+      keepOrClean(pr500, log)
+    }
+  }
+  const coldStart = want('cold') ? await benchColdStart(options.root, runs) : null
+  const bundle = bundleFigures(options.root)
+  const figures: Omit<BenchFigures, 'targets'> = {
+    meta: {
+      date: new Date().toISOString(),
+      node: process.version,
+      platform: `${platform()} ${arch()}`,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? '',
+      commit: commitOf(options.root),
+      runs: options.runs,
+      warmup: options.warmup,
+      coreRuns: options.coreRuns,
+      coreWarmup: options.coreWarmup,
+      rssMethod: hasGnuTime()
+        ? 'GNU time -f %M (ru_maxrss of the child)'
+        : '--import hook writing process.resourceUsage().maxRSS at exit',
+      durationMs: 0
+    },
+    core,
+    cli,
+    action,
+    coldStart,
+    bundle
+  }
+  figures.meta.durationMs = Date.now() - t0
+  return { ...figures, targets: checkTargets(figures) }
+}
+
+/** Removes a fixture repository; RG_BENCH_KEEP=1 keeps it (to profile by hand) and says where. */
+function keepOrClean(pr: BenchPr, log: (line: string) => void): void {
+  if (process.env.RG_BENCH_KEEP) log(`kept ${pr.repo.path} (head ${pr.head})`)
+  else pr.repo.cleanup()
+}
+
+async function actionWorkloads(
+  root: string,
+  pr10: BenchPr,
+  runs: { runs: number; warmup: number },
+  action: ActionResult[],
+  log: (line: string) => void
+): Promise<void> {
+  const fake = await fakeFor(pr10)
+  try {
+    log('action, API source')
+    action.push(
+      await benchAction(
+        root,
+        'action-api',
+        'action: API source, 10 receipts / 200 findings',
+        pr10,
+        fake,
+        'api',
+        runs
+      )
+    )
+    log('action, git workspace')
+    action.push(
+      await benchAction(
+        root,
+        'action-git',
+        'action: git workspace, 10 receipts / 200 findings',
+        pr10,
+        fake,
+        'git',
+        runs
+      )
+    )
+  } finally {
+    await fake.close()
+  }
+}
+
+function commitOf(root: string): string {
+  try {
+    const sha = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore']
+    }).trim()
+    const dirty = execFileSync(
+      'git',
+      ['-C', root, 'status', '--porcelain', '--', 'src', 'dist'],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore']
+      }
+    ).trim()
+    return dirty ? `${sha}+changes` : sha
+  } catch {
+    return 'unknown'
+  }
+}
+
+/** Sizes of dist/*.js: the two entries and any chunk files they load on demand. */
+export function bundleFigures(root: string): BundleFigures {
+  const dist = join(root, 'dist')
+  const files: Record<string, number> = {}
+  for (const name of readdirSync(dist).sort()) {
+    if (name.endsWith('.js')) files[name] = statSync(join(dist, name)).size
+  }
+  const chunks = Object.entries(files)
+    .filter(([name]) => name !== 'index.js' && name !== 'cli.js')
+    .reduce((sum, [, size]) => sum + size, 0)
+  return {
+    files,
+    actionBytes: (files['index.js'] ?? 0) + chunks,
+    cliBytes: files['cli.js'] ?? 0
+  }
+}
+
+const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 0)} ms`
+
+/** The issue's targets, judged on medians. */
+export function checkTargets(f: Omit<BenchFigures, 'targets'>): Target[] {
+  const out: Target[] = []
+  const add = (name: string, target: string, actual: string, met: boolean) =>
+    out.push({ name, target, actual, met })
+  const core = (n: CoreWorkload) => f.core.find((c) => c.name === n)
+  const validate = core('validate-max')
+  if (validate)
+    add(
+      'core: maximal container validation',
+      '≤ 2 ms',
+      ms(validate.ms.median),
+      validate.ms.median <= 2
+    )
+  const select = core('select-50')
+  if (select)
+    add(
+      'core: 50-generation selection',
+      '≤ 10 ms',
+      ms(select.ms.median),
+      select.ms.median <= 10
+    )
+  const cli = (n: string) => f.cli.find((c) => c.name === n)
+  const c10 = cli('cli-10')
+  if (c10)
+    add('cli: 10 receipts', '≤ 250 ms', ms(c10.wallMs.median), c10.wallMs.median <= 250)
+  const c500 = cli('cli-500')
+  if (c500)
+    add('cli: 500 receipts', '≤ 1 s', ms(c500.wallMs.median), c500.wallMs.median <= 1000)
+  for (const c of f.cli)
+    add(
+      `${c.name}: blobs in one cat-file --batch`,
+      '1 process',
+      `${c.catFileBatches}`,
+      c.catFileBatches === 1
+    )
+  const api = f.action.find((a) => a.source === 'api')
+  if (api) {
+    add(
+      'action: annotation writes (200 findings)',
+      '= 4',
+      `${api.annotationWrites}`,
+      api.annotationWrites === 4
+    )
+    const min = api.specMinimum ?? {}
+    const over = Object.entries(api.requests).filter(([op, n]) => n > (min[op] ?? 0))
+    add(
+      'action: requests = SPEC §9 minimum',
+      `${Object.values(min).reduce((a, b) => a + b, 0)}`,
+      `${api.requestsTotal}${over.length ? ` (over: ${over.map(([op, n]) => `${op} ${n}`).join(', ')})` : ''}`,
+      over.length === 0
+    )
+    add('action: wall', '≤ 300 ms', ms(api.wallMs.median), api.wallMs.median <= 300)
+    // A spacing of GitHub's one second for bulk creation would show as a gap of a second.
+    add(
+      'action: no spacing between writes (SPEC §5)',
+      'gap < 100 ms',
+      `${api.writeGapMs.toFixed(1)} ms`,
+      api.writeGapMs < 100
+    )
+    add(
+      'action: peak RSS',
+      '≤ 80 MB',
+      `${api.rssMb.median.toFixed(1)} MB`,
+      api.rssMb.median <= 80
+    )
+  }
+  add(
+    'bundle: dist/index.js',
+    '≤ 1 MB',
+    `${(f.bundle.actionBytes / 1e6).toFixed(3)} MB`,
+    f.bundle.actionBytes <= 1e6
+  )
+  if (f.coldStart)
+    add(
+      "cold start: vs node -e ''",
+      '≤ +100 ms',
+      `+${f.coldStart.overheadMs.toFixed(0)} ms`,
+      f.coldStart.overheadMs <= 100
+    )
+  return out
+}
+
+/** The table `npm run bench` prints. */
+export function formatTable(f: BenchFigures): string {
+  const lines: string[] = []
+  const m = f.meta
+  lines.push(
+    `Receipt Gate benchmark — ${m.date.slice(0, 19)}Z, commit ${m.commit}, node ${m.node}, ${m.platform}, ${m.cpus} CPUs (${m.cpuModel.trim()})`,
+    `processes: median of ${m.runs} runs after ${m.warmup} warm-up; core: ${m.coreRuns} runs after ${m.coreWarmup} warm-up (the 50-generation load: at most 10 after 2); peak RSS by ${m.rssMethod}`,
+    ''
+  )
+  const row = (cells: string[]) =>
+    `${cells[0]!.padEnd(52)} ${cells[1]!.padStart(10)} ${cells[2]!.padStart(20)} ${cells[3]!.padStart(9)}  ${cells[4] ?? ''}`
+  lines.push(row(['workload', 'median', 'min – max (IQR)', 'peak RSS', 'notes']))
+  lines.push('-'.repeat(120))
+  const spread = (s: { min: number; max: number; iqr: number }) =>
+    `${s.min.toFixed(s.max < 10 ? 2 : 0)} – ${s.max.toFixed(s.max < 10 ? 2 : 0)} (${s.iqr.toFixed(s.iqr < 10 ? 2 : 0)})`
+  const rss = (mb: number) => (Number.isFinite(mb) ? `${mb.toFixed(1)} MB` : '—')
+  for (const c of f.core) {
+    lines.push(
+      row([
+        c.label,
+        ms(c.ms.median),
+        spread(c.ms),
+        rss(c.peakRssKb === null ? NaN : c.peakRssKb / 1024),
+        `${(c.inputBytes / 1024).toFixed(0)} KiB in`
+      ])
+    )
+  }
+  for (const c of f.cli) {
+    const git = Object.values(c.gitProcesses).reduce((a, b) => a + b, 0)
+    lines.push(
+      row([
+        c.label,
+        ms(c.wallMs.median),
+        spread(c.wallMs),
+        rss(c.rssMb.median),
+        `${c.receiptFiles} files, ${(c.receiptBytes / 1e6).toFixed(1)} MB; ${git} git processes, ${c.catFileBatches} cat-file --batch; ${c.conclusion}`
+      ])
+    )
+  }
+  for (const a of f.action) {
+    lines.push(
+      row([
+        a.label,
+        ms(a.wallMs.median),
+        spread(a.wallMs),
+        rss(a.rssMb.median),
+        `${a.requestsTotal} requests, ${a.annotationWrites} annotation writes (longest gap ${a.writeGapMs.toFixed(0)} ms), ${(a.bytesSent / 1024).toFixed(0)} KiB sent, ${(a.bytesReceived / 1024).toFixed(0)} KiB received; ${a.annotations} annotations, ${a.conclusion}`
+      ])
+    )
+    lines.push(
+      `    requests: ${Object.entries(a.requests)
+        .map(([op, n]) => `${op} ${n}`)
+        .join(', ')}`
+    )
+  }
+  const cs = f.coldStart
+  for (const p of cs ? [cs.baseline, cs.action, cs.cli] : []) {
+    lines.push(row([p.label, ms(p.wallMs.median), spread(p.wallMs), rss(p.rssMb.median)]))
+  }
+  lines.push(
+    `bundle: ${Object.entries(f.bundle.files)
+      .map(([name, size]) => `dist/${name} ${(size / 1024).toFixed(0)} KiB`)
+      .join(', ')}`
+  )
+  lines.push('', 'targets:')
+  for (const t of f.targets)
+    lines.push(
+      `  ${t.met ? 'met   ' : 'MISSED'}  ${t.name.padEnd(44)} ${t.target.padEnd(12)} ${t.actual}`
+    )
+  lines.push('', `bench took ${(f.meta.durationMs / 1000).toFixed(1)} s`)
+  return lines.join('\n')
+}

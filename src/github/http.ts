@@ -1,0 +1,329 @@
+/**
+ * A small REST client for the dozen GitHub endpoints the action calls, shaped like the
+ * part of octokit it replaces (`rest.<area>.<method>`, `paginate`, `hook.wrap`), so the
+ * code around it — the retry hook in `client.ts` included — is unchanged.
+ *
+ * Performance (issue 7): `@actions/github` loads octokit and undici at import, about
+ * 140 ms and 20 MB of a run on a 2-core runner, and octokit parses every JSON answer
+ * through a big-integer-safe reader several times slower than `JSON.parse` (the PR files
+ * list and the comparison are a megabyte or more with their patches). This client is
+ * `node:http(s)` with keep-alive and `JSON.parse` (GitHub's ids are below 2^53).
+ *
+ * With a proxy configured (`HTTPS_PROXY`, `HTTP_PROXY`), requests go through
+ * `@actions/github`'s octokit instead, which honours it and `NO_PROXY`; it is a bundle of
+ * its own (dist/octokit.js), loaded only then.
+ */
+import type { getOctokit } from '@actions/github'
+import * as http from 'node:http'
+import * as https from 'node:https'
+
+type Full = ReturnType<typeof getOctokit>
+type Rest = Full['rest']
+type Method<F> = F extends (params?: infer P) => Promise<infer R>
+  ? (params: P) => Promise<R>
+  : never
+
+/** The endpoints the action calls, by octokit's names. */
+const ROUTES = {
+  pulls: {
+    get: 'GET /repos/{owner}/{repo}/pulls/{pull_number}',
+    list: 'GET /repos/{owner}/{repo}/pulls',
+    listFiles: 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files'
+  },
+  git: {
+    getTree: 'GET /repos/{owner}/{repo}/git/trees/{tree_sha}',
+    getBlob: 'GET /repos/{owner}/{repo}/git/blobs/{file_sha}'
+  },
+  repos: {
+    getContent: 'GET /repos/{owner}/{repo}/contents/{path}',
+    compareCommitsWithBasehead: 'GET /repos/{owner}/{repo}/compare/{basehead}',
+    listCommits: 'GET /repos/{owner}/{repo}/commits'
+  },
+  checks: {
+    create: 'POST /repos/{owner}/{repo}/check-runs',
+    update: 'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}',
+    get: 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}',
+    listForRef: 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs'
+  }
+} as const
+
+type Routes = typeof ROUTES
+
+/** What a request hook sees: octokit's endpoint options (route split, parameters inline). */
+export interface RequestParams {
+  method: string
+  /** The route's path template (`/repos/{owner}/{repo}/pulls`) or an absolute URL. */
+  url: string
+  request?: { signal?: AbortSignal }
+  [parameter: string]: unknown
+}
+
+export interface RestResponse {
+  status: number
+  url: string
+  headers: Record<string, string>
+  data: unknown
+}
+
+export type RequestFn = (params: RequestParams) => Promise<RestResponse>
+
+export interface RestClient {
+  rest: {
+    [A in keyof Routes]: {
+      [M in keyof Routes[A]]: A extends keyof Rest
+        ? M extends keyof Rest[A]
+          ? Method<Rest[A][M]>
+          : never
+        : never
+    }
+  }
+  /** Every page of a list endpoint, following the `link` header as octokit does. */
+  paginate<P, T>(method: (params: P) => Promise<{ data: T[] }>, params: P): Promise<T[]>
+  /** `hook.wrap('request', wrapper)`: the wrapper sees every request, retries included. */
+  hook: {
+    wrap(
+      name: 'request',
+      wrapper: (request: RequestFn, params: RequestParams) => Promise<RestResponse>
+    ): void
+  }
+  /** A request by route (`GET /repos/{owner}/{repo}`) or absolute URL (`GET https://…`). */
+  request(route: string, parameters?: Record<string, unknown>): Promise<RestResponse>
+}
+
+/** An error answer (status ≥ 400), shaped like octokit's `RequestError`. */
+export class HttpError extends Error {
+  override name = 'HttpError'
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly response: RestResponse
+  ) {
+    super(message)
+  }
+}
+
+export interface RestClientOptions {
+  token: string
+  baseUrl?: string
+  env?: NodeJS.ProcessEnv
+}
+
+const OPTION_KEYS = new Set([
+  'method',
+  'url',
+  'baseUrl',
+  'headers',
+  'request',
+  'mediaType'
+])
+
+/** Builds the client (no request is made, nothing is loaded). */
+export function createRestClient(options: RestClientOptions): RestClient {
+  const baseUrl = (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, '')
+  const env = options.env ?? process.env
+  const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some(
+    (name) => (env[name] ?? '') !== ''
+  )
+  const send: RequestFn = proxied
+    ? viaOctokit(options.token, baseUrl)
+    : direct(options.token, baseUrl)
+  let hooked: RequestFn = send
+  const request = async (
+    route: string,
+    parameters: Record<string, unknown> = {}
+  ): Promise<RestResponse> => {
+    const space = route.indexOf(' ')
+    return hooked({
+      ...parameters,
+      method: route.slice(0, space),
+      url: route.slice(space + 1)
+    })
+  }
+  const rest = Object.fromEntries(
+    Object.entries(ROUTES).map(([area, methods]) => [
+      area,
+      Object.fromEntries(
+        Object.entries(methods).map(([name, route]) => [
+          name,
+          async (params: Record<string, unknown> = {}) => request(route, params)
+        ])
+      )
+    ])
+  ) as unknown as RestClient['rest']
+  return {
+    rest,
+    request,
+    hook: {
+      wrap(_name, wrapper) {
+        const inner = hooked
+        hooked = async (params) => wrapper(inner, params)
+      }
+    },
+    async paginate<P, T>(
+      method: (params: P) => Promise<{ data: T[] }>,
+      params: P
+    ): Promise<T[]> {
+      const first = (await method(params)) as unknown as RestResponse
+      const items = [...(first.data as T[])]
+      for (let next = nextLink(first.headers); next;) {
+        const page = await request(`GET ${next}`)
+        items.push(...(page.data as T[]))
+        next = nextLink(page.headers)
+      }
+      return items
+    }
+  }
+}
+
+function nextLink(headers: Record<string, string>): string | null {
+  return /<([^>]+)>;\s*rel="next"/.exec(headers.link ?? '')?.[1] ?? null
+}
+
+/** Percent-encodes as octokit's URL templates do (RFC 6570 simple expansion). */
+function encode(value: unknown): string {
+  return encodeURIComponent(String(value)).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`
+  )
+}
+
+/** Splits endpoint options into the URL (path and query) and the JSON body. */
+function prepare(
+  params: RequestParams,
+  baseUrl: string
+): { url: string; body: string | undefined } {
+  const rest: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(params))
+    if (!OPTION_KEYS.has(key) && value !== undefined) rest[key] = value
+  const path = params.url.replace(/\{(\w+)\}/g, (_all, name: string) => {
+    const value = rest[name]
+    delete rest[name]
+    return encode(value)
+  })
+  let url = /^https?:\/\//.test(path) ? path : `${baseUrl}${path}`
+  if (params.method === 'GET' || params.method === 'HEAD') {
+    const query = Object.entries(rest)
+      .map(([key, value]) => `${encode(key)}=${encode(value)}`)
+      .join('&')
+    if (query) url += `${url.includes('?') ? '&' : '?'}${query}`
+    return { url, body: undefined }
+  }
+  return { url, body: JSON.stringify(rest) }
+}
+
+function direct(token: string, baseUrl: string): RequestFn {
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true }),
+    'https:': new https.Agent({ keepAlive: true })
+  }
+  return async (params) => {
+    const { url, body } = prepare(params, baseUrl)
+    const headers: Record<string, string> = {
+      accept: 'application/vnd.github+json',
+      'user-agent': 'receipt-gate',
+      'accept-encoding': 'gzip'
+    }
+    if (token) headers.authorization = `token ${token}`
+    if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8'
+    const response = await exchange(
+      url,
+      params.method,
+      headers,
+      body,
+      agents,
+      params.request?.signal
+    )
+    if (response.status >= 400) {
+      const data = response.data as { message?: unknown } | string
+      const message =
+        typeof data === 'object' && data !== null && typeof data.message === 'string'
+          ? data.message
+          : `HTTP ${response.status}`
+      throw new HttpError(message, response.status, response)
+    }
+    return response
+  }
+}
+
+/** One HTTP exchange (following a redirect of a read, as fetch does); the body parsed. */
+async function exchange(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  agents: { 'http:': http.Agent; 'https:': https.Agent },
+  signal: AbortSignal | undefined,
+  redirects = 0
+): Promise<RestResponse> {
+  const target = new URL(url)
+  const transport = target.protocol === 'http:' ? http : https
+  const agent = target.protocol === 'http:' ? agents['http:'] : agents['https:']
+  const { status, responseHeaders, bytes } = await new Promise<{
+    status: number
+    responseHeaders: http.IncomingHttpHeaders
+    bytes: Buffer
+  }>((resolve, reject) => {
+    const req = transport.request(target, { method, headers, agent, signal }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('error', reject)
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          responseHeaders: res.headers,
+          bytes: Buffer.concat(chunks)
+        })
+      )
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+  const location = responseHeaders.location
+  if (
+    [301, 302, 303, 307, 308].includes(status) &&
+    location &&
+    (method === 'GET' || method === 'HEAD') &&
+    redirects < 3
+  ) {
+    return exchange(
+      new URL(location, target).href,
+      method,
+      headers,
+      undefined,
+      agents,
+      signal,
+      redirects + 1
+    )
+  }
+  const flat: Record<string, string> = {}
+  for (const [name, value] of Object.entries(responseHeaders))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value
+  let raw = bytes
+  if (flat['content-encoding'] === 'gzip' && raw.length > 0) {
+    const { gunzipSync } = await import('node:zlib')
+    raw = gunzipSync(raw)
+  }
+  const text = raw.toString('utf8')
+  let data: unknown = text
+  if (/\bjson\b/.test(flat['content-type'] ?? '') && text !== '') {
+    try {
+      data = JSON.parse(text)
+    } catch {
+      data = text
+    }
+  }
+  return { status, url: target.href, headers: flat, data }
+}
+
+/** Requests through `@actions/github`'s octokit (proxy support), loaded on first use. */
+function viaOctokit(token: string, baseUrl: string): RequestFn {
+  let octokit: Promise<Full> | undefined
+  return async (params) => {
+    octokit ??= import(/* webpackIgnore: true */ './octokit.js').then(
+      (module: { getOctokit: typeof getOctokit }) => module.getOctokit(token, { baseUrl })
+    )
+    const { method, url, ...rest } = params
+    const response = await (await octokit).request(`${method} ${url}`, rest)
+    return response as unknown as RestResponse
+  }
+}
