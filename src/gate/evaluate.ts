@@ -436,29 +436,24 @@ function decideFindings(
     : 'latest receipt missing (a failed review retry?): read from its history; '
   switch (selection.state) {
     case 'current':
+    case 'stale': {
+      // A current tip's items are the findings; a stale tip's are evidence only.
+      const items = reportFindings(selection.tip)
       return {
         fields: {
           ...orphan,
-          currentness: 'current',
+          currentness: selection.state,
           headSource: 'findings',
           reviewedHead: selection.tip.headSha,
           round: selection.tip.round,
-          findings: reportFindings(selection.tip)
+          ...(selection.state === 'current'
+            ? { findings: items }
+            : { staleFindings: items })
         },
-        reason: prefix + (judged.heads.get(selection.tip.headSha)?.reason ?? 'current')
+        reason:
+          prefix + (judged.heads.get(selection.tip.headSha)?.reason ?? selection.state)
       }
-    case 'stale':
-      return {
-        fields: {
-          ...orphan,
-          currentness: 'stale',
-          headSource: 'findings',
-          reviewedHead: selection.tip.headSha,
-          round: selection.tip.round,
-          staleFindings: reportFindings(selection.tip)
-        },
-        reason: prefix + (judged.heads.get(selection.tip.headSha)?.reason ?? 'stale')
-      }
+    }
     case 'ambiguous':
       return {
         fields: { ...orphan, currentness: 'ambiguous', headSource: 'findings' },
