@@ -3,6 +3,7 @@
  * annotations; an unreadable receipt gets a failure annotation on its own file.
  * Titles ≤ 255 characters, messages and raw details ≤ 64 KB.
  */
+import { LINE_CONTROL_CHARS } from '../render/safe-text.js'
 import { terminalText } from '../render/safe-text.js'
 import type { ReceiptRow, ReportAnnotation, ReportFinding } from './report.js'
 
@@ -24,17 +25,14 @@ export function findingLevel(
   return finding.severity === 'P2' ? 'warning' : 'notice'
 }
 
+const CONTROL_RUNS = new RegExp(`${LINE_CONTROL_CHARS.source}+`, 'g')
+
 /**
  * Single-line, control-free text for an annotation title. Zero-width characters and the
  * bidi marks (LRM, RLM, ALM) are dropped too: kept, they hid or reordered title text.
  */
 function plain(text: string): string {
-  return text
-    .replace(
-      /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+/g,
-      ' '
-    )
-    .trim()
+  return text.replace(CONTROL_RUNS, ' ').trim()
 }
 
 /**

@@ -4,16 +4,15 @@
  * prose go into fenced code blocks whose fence is longer than any backtick run inside,
  * so nothing can close the fence, open HTML, ping anyone or break a table.
  */
+import { CONTROL_CHARS, visibleEscape } from './safe-text.js'
 
 // Backslash-escapable ASCII punctuation that can start Markdown syntax.
 const MARKDOWN_META = /[\\`*_{}[\]()#+\-.!|~>]/g
-const CONTROLS =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
 
 /** Escapes text for one line of Markdown (a paragraph, list item or table cell). */
 export function mdInline(text: string): string {
   return text
-    .replace(CONTROLS, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`)
+    .replace(CONTROL_CHARS, visibleEscape)
     .replace(/\r\n|\r|\n|\u2028|\u2029/g, ' ')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -26,7 +25,7 @@ export function mdInline(text: string): string {
 /** Escapes text and puts it in inline code when short and single-line, for paths and ids. */
 export function mdCode(text: string): string {
   const clean = text
-    .replace(CONTROLS, ' ')
+    .replace(CONTROL_CHARS, ' ')
     .replace(/[\r\n\u2028\u2029]/g, ' ')
     .replace(/@/g, '@\u200b')
   if (clean.includes('`') || clean.includes('|')) return mdInline(text)
@@ -35,9 +34,7 @@ export function mdCode(text: string): string {
 
 /** A fenced code block that the content cannot close. */
 export function mdFence(text: string, info = 'text'): string {
-  const clean = text
-    .replace(CONTROLS, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`)
-    .replace(/@/g, '@\u200b')
+  const clean = text.replace(CONTROL_CHARS, visibleEscape).replace(/@/g, '@\u200b')
   const longest = Math.max(
     0,
     ...[...clean.matchAll(/`+/g)].map((match) => match[0].length)
@@ -52,7 +49,7 @@ export function mdFence(text: string, info = 'text'): string {
  */
 export function htmlText(text: string): string {
   return text
-    .replace(CONTROLS, (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`)
+    .replace(CONTROL_CHARS, visibleEscape)
     .replace(/[\r\n\u2028\u2029]/g, ' ')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
