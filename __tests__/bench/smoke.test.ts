@@ -3,7 +3,8 @@
  * committed dist/ bundles. No timing is asserted (this is not the place for figures, see
  * docs/performance.md); only that each workload ran and produced figures, and the request
  * counts that do not depend on the machine: 200 findings are exactly 4 annotation writes
- * (the create and 3 updates of 50), and the blobs are read through one `cat-file --batch`.
+ * (the create and 3 updates of 50), and the CLI reads every object through one `cat-file`
+ * process, with `merge-base` its only other git process.
  */
 import { describe, expect, it } from '@jest/globals'
 import { CORE_WORKLOADS } from '../support/bench/core.js'
@@ -58,7 +59,11 @@ describe('npm run bench (one run of each workload)', () => {
       'checks/create': 1,
       'checks/update': 3
     })
-    for (const c of figures.cli) expect(c.catFileBatches).toBe(1)
+    // Every object through one cat-file process; merge-base the only other git process.
+    for (const c of figures.cli) {
+      expect(c.catFileBatches).toBe(1)
+      expect(c.gitProcesses).toEqual({ 'cat-file --batch-command': 1, 'merge-base': 1 })
+    }
   })
 
   it('prints the table', () => {

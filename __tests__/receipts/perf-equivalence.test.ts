@@ -7,7 +7,17 @@
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { compactJsonBytes } from '../../src/receipts/findings.js'
-import { readJsonBytes, type JsonValue } from '../../src/receipts/json.js'
+import {
+  JsonBigInt,
+  JsonFloat,
+  MAX_JSON_DEPTH,
+  decodeUtf8,
+  parseJsonText,
+  parseJsonTokens,
+  readJsonBytes,
+  type JsonRead,
+  type JsonValue
+} from '../../src/receipts/json.js'
 import { cleanMarkdown, safePath } from '../../src/receipts/paths.js'
 import { LIMITS } from '../../src/receipts/limits.js'
 import {
@@ -205,4 +215,119 @@ describe('issue 7 fast paths agree with the code they replaced', () => {
     ])
       expect(safePath(path)).toBe(referenceSafePath(path))
   })
+
+  it('the JSON fast path reads what the token reader reads, value, kinds and prototypes', () => {
+    // Texts as receipts write them (pretty or compact), and with every number kind.
+    const number = fc.oneof(
+      fc.integer().map(String),
+      fc.constantFrom('0', '-0', '1.0', '1e2', '1E-2', '-0.5', '123456789012345'),
+      fc.constantFrom('1234567890123456', '9007199254740993', '-9007199254740992'),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map(String)
+    )
+    const text = fc
+      .tuple(jsonValue, number, fc.boolean(), fc.constantFrom(0, 2))
+      .map(([value, n, inArray, indent]) =>
+        JSON.stringify(
+          inArray ? [value, `__N__`] : { v: value, n: '__N__' },
+          null,
+          indent
+        ).replace('"__N__"', n)
+      )
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(same(parseJsonText(t), parseJsonTokens(t))).toBe(true)
+      }),
+      { numRuns: RUNS }
+    )
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n)
+    for (const t of [
+      '{"__proto__":{"a":1},"constructor":1,"toString":[]}',
+      '{"a":1,"a":2,"b":{"a":3,"a":1.5}}',
+      '{"1":1,"0":0,"x":"y"}',
+      '{"s":"\\ud800 1.5 \\" 2e3","t":"3.0"}',
+      '[1.0]',
+      '[1e2]',
+      '[-0]',
+      '[900719925474099]',
+      '[9007199254740991]',
+      '[' + '1'.repeat(4301) + ']',
+      '[NaN]',
+      '[1,]',
+      '{"a":1,}',
+      '"\u0001"',
+      ' \n\t{ } ',
+      '{}x',
+      '',
+      deep(MAX_JSON_DEPTH),
+      deep(MAX_JSON_DEPTH + 1),
+      deep(5000)
+    ])
+      expect([t.slice(0, 30), same(parseJsonText(t), parseJsonTokens(t))]).toEqual([
+        t.slice(0, 30),
+        true
+      ])
+  })
+
+  it('decodeUtf8 accepts and refuses what a fatal TextDecoder does, BOM kept', () => {
+    const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+    const reference = (bytes: Uint8Array): string | null => {
+      try {
+        return fatal.decode(bytes)
+      } catch {
+        return null
+      }
+    }
+    const check = (bytes: Uint8Array) => {
+      const ours = decodeUtf8(bytes)
+      expect(ours.ok ? ours.text : null).toBe(reference(bytes))
+    }
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 40 }), check), { numRuns: RUNS })
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (s) =>
+        check(new TextEncoder().encode(s))
+      ),
+      { numRuns: RUNS }
+    )
+    for (const bytes of [
+      [0xef, 0xbb, 0xbf, 0x7b, 0x7d],
+      [0xed, 0xa0, 0x80],
+      [0xc0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xe2, 0x82]
+    ])
+      check(new Uint8Array(bytes))
+    // A view into a larger buffer decodes only its own bytes.
+    check(new Uint8Array(Buffer.from('xx{"a":1}yy').buffer, 2, 7))
+  })
 })
+
+/** Same answer: same reason, or values equal in kind, prototype and key order. */
+function same(a: JsonRead, b: JsonRead): boolean {
+  if (!a.ok || !b.ok) return !a.ok && !b.ok && a.reason === b.reason
+  return sameValue(a.value, b.value)
+}
+
+function sameValue(a: JsonValue, b: JsonValue): boolean {
+  if (a instanceof JsonFloat || a instanceof JsonBigInt)
+    return a.constructor === b?.constructor && a.source === (b as JsonFloat).source
+  if (typeof a !== 'object' || a === null) return Object.is(a, b)
+  if (typeof b !== 'object' || b === null || b instanceof Number) return false
+  if (Array.isArray(a))
+    return (
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((v, i) => sameValue(v, b[i] as JsonValue))
+    )
+  if (
+    Array.isArray(b) ||
+    Object.getPrototypeOf(a) !== null ||
+    Object.getPrototypeOf(b) !== null
+  )
+    return false
+  const ka = Object.keys(a)
+  const kb = Object.keys(b)
+  return (
+    ka.length === kb.length &&
+    ka.every((k, i) => k === kb[i] && sameValue(a[k] as JsonValue, b[k] as JsonValue))
+  )
+}

@@ -3,7 +3,9 @@
  * with full history (e.g. `actions/checkout` with `fetch-depth: 0` on `pull_request`):
  * local git plumbing then replaces most API calls. Otherwise the API source is used.
  */
-import { git, gitSource } from '../source/git.js'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { ObjectReader, git, gitSource, resolveCommit } from '../source/git.js'
 import type { ReceiptSource } from '../source/types.js'
 
 /** A git source on `workspace`, or null when it cannot answer for `head` faithfully. */
@@ -13,31 +15,57 @@ export async function workspaceSource(
   baseSha: string
 ): Promise<ReceiptSource | null> {
   if (!workspace) return null
+  // Performance (issue 7): the usual answers come from the file system, without a
+  // process: no checkout (pull_request_target), or a shallow one (the default depth 1).
+  const history = await fullHistory(workspace)
+  if (history === false) return null
+  const objects = new ObjectReader(workspace)
   try {
-    // Performance (issue 7): two git processes side by side, not four in a row. The
-    // rev-parse answers "full history?" and fails unless both commits are here.
-    const [present, mergeBase] = await Promise.all([
-      git(
-        workspace,
-        [
-          'rev-parse',
-          '--is-shallow-repository',
-          `${head}^{commit}`,
-          `${baseSha}^{commit}`
-        ],
-        [0, 128]
+    const [present, mergeBase, shallow] = await Promise.all([
+      Promise.all([resolveCommit(objects, head), resolveCommit(objects, baseSha)]).then(
+        () => true,
+        () => false
       ),
-      git(workspace, ['merge-base', baseSha, head], [0, 1, 128])
+      git(workspace, ['merge-base', baseSha, head], [0, 1, 128]),
+      history === 'ask-git'
+        ? git(workspace, ['rev-parse', '--is-shallow-repository']).then(
+            ({ stdout }) => stdout.toString('utf8').trim() !== 'false'
+          )
+        : false
     ])
-    if (present.code !== 0 || present.stdout.toString('utf8').split('\n')[0] !== 'false')
-      return null
     const sha = mergeBase.stdout.toString('utf8').trim()
+    if (!present || shallow) {
+      objects.close()
+      return null
+    }
+    // The reader's process exits when node does; it never keeps the step alive.
     return gitSource({
       repo: workspace,
+      objects,
       head,
       mergeBase: mergeBase.code === 0 && sha ? sha : null
     })
   } catch {
+    objects.close()
     return null
+  }
+}
+
+/**
+ * false when `workspace` has no repository or a shallow one; 'ask-git' when `.git` is
+ * not a plain folder (a linked work tree, a submodule): then git is asked.
+ */
+async function fullHistory(workspace: string): Promise<boolean | 'ask-git'> {
+  try {
+    const dotGit = await stat(join(workspace, '.git'))
+    if (!dotGit.isDirectory()) return 'ask-git'
+  } catch {
+    return false
+  }
+  try {
+    await stat(join(workspace, '.git', 'shallow'))
+    return false
+  } catch {
+    return true
   }
 }

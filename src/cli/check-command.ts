@@ -10,9 +10,11 @@ import { SUMMARY_LIMITS, renderSummary } from '../render/summary.js'
 import { renderText } from '../render/text.js'
 import {
   GitError,
+  ObjectReader,
   assertRepository,
   git,
   gitSource,
+  headBranch,
   resolveCommit
 } from '../source/git.js'
 import { choice, parseArgs, stringFlag, type ParsedArgs } from './args.js'
@@ -128,70 +130,81 @@ async function runCheck(
 ): Promise<Report> {
   const repo = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
   const headFlag = stringFlag(args, 'head')
-  // Performance (issue 7): every git process costs ~10 ms here, so the happy path asks
-  // git only what it must, and independent questions run side by side. A repository
-  // check runs only when the head does not resolve (to name the right problem).
-  const head = await resolveCommit(repo, headFlag ?? 'HEAD').catch(async (error) => {
-    await assertRepository(repo)
-    throw error
-  })
-  const [mergeBase, branch] = await Promise.all([
-    options.select.mode === 'changed'
-      ? findMergeBase(repo, head, stringFlag(args, 'base'))
-      : null,
-    stringFlag(args, 'branch') ?? currentBranchAt(repo, head, headFlag === undefined)
-  ])
-  return evaluate({ source: gitSource({ repo, head, mergeBase }), options, body, branch })
+  // Performance (issue 7): starting a process costs ~10 ms here, so every object question
+  // goes through one `cat-file` process, and `merge-base` is the only other git process
+  // of the happy path. A repository check runs only when the head does not resolve.
+  const objects = new ObjectReader(repo)
+  try {
+    const head = await resolveCommit(objects, headFlag ?? 'HEAD').catch(async (error) => {
+      await assertRepository(repo)
+      throw error
+    })
+    const [mergeBase, branch] = await Promise.all([
+      options.select.mode === 'changed'
+        ? findMergeBase(repo, objects, head, stringFlag(args, 'base'))
+        : null,
+      stringFlag(args, 'branch') ?? currentBranchAt(repo, objects, head, headFlag)
+    ])
+    const source = gitSource({ repo, objects, head, mergeBase })
+    return await evaluate({ source, options, body, branch })
+  } finally {
+    objects.close()
+  }
 }
 
 async function findMergeBase(
   repo: string,
+  objects: ObjectReader,
   head: string,
   base: string | undefined
 ): Promise<string> {
-  const baseRev = base !== undefined ? `${base}^{commit}` : await defaultBase(repo)
-  // merge-base resolves the base itself (one git process less than resolving it first).
-  const found = await git(
-    repo,
-    ['merge-base', '--end-of-options', baseRev, head],
-    [0, 1, 128]
-  )
-  if (found.code === 128)
-    throw new GitError(`unknown revision ${JSON.stringify(base ?? baseRev)}`)
+  const baseSha =
+    base !== undefined ? await resolveCommit(objects, base) : await defaultBase(objects)
+  const found = await git(repo, ['merge-base', baseSha, head], [0, 1])
   const sha = found.stdout.toString('utf8').trim()
   if (found.code !== 0 || sha === '')
     throw new CliError(`no merge base between ${base ?? 'the base branch'} and the head`)
   return sha
 }
 
-async function defaultBase(repo: string): Promise<string> {
-  for (const candidate of ['origin/HEAD', 'main', 'master']) {
-    try {
-      return await resolveCommit(repo, candidate)
-    } catch {
-      // try the next default
-    }
-  }
-  throw new CliError('no base branch found (origin/HEAD, main, master): pass --base REV')
+async function defaultBase(objects: ObjectReader): Promise<string> {
+  // Asked together: the reader answers all three through its one process.
+  const candidates = await Promise.all(
+    ['origin/HEAD', 'main', 'master'].map(async (rev) =>
+      resolveCommit(objects, rev).catch(() => null)
+    )
+  )
+  const found = candidates.find((sha) => sha !== null)
+  if (found == null)
+    throw new CliError(
+      'no base branch found (origin/HEAD, main, master): pass --base REV'
+    )
+  return found
 }
 
-/** The checked-out branch when it points at `head` (`headIsHead`: head was resolved from HEAD). */
+/** The checked-out branch when it points at `head` (`headFlag`: how head was named). */
 async function currentBranchAt(
   repo: string,
+  objects: ObjectReader,
   head: string,
-  headIsHead: boolean
+  headFlag: string | undefined
 ): Promise<string | null> {
+  const [branch, at] = await Promise.all([
+    checkedOutBranch(repo),
+    headFlag === undefined ? head : resolveCommit(objects, 'HEAD').catch(() => null)
+  ])
+  return at === head ? branch : null
+}
+
+async function checkedOutBranch(repo: string): Promise<string | null> {
+  const read = await headBranch(repo)
+  if (read !== undefined) return read
   const branch = await git(
     repo,
     ['symbolic-ref', '--quiet', '--short', 'HEAD'],
     [0, 1, 128]
   )
-  if (branch.code !== 0) return null
-  if (headIsHead) return branch.stdout.toString('utf8').trim() || null
-  const at = await git(repo, ['rev-parse', 'HEAD'], [0, 128])
-  return at.stdout.toString('utf8').trim() === head
-    ? branch.stdout.toString('utf8').trim() || null
-    : null
+  return branch.code === 0 ? branch.stdout.toString('utf8').trim() || null : null
 }
 
 function render(

@@ -11,6 +11,7 @@
  * Objects have a null prototype, so `__proto__`, `constructor` and friends are plain
  * own keys and nothing a receipt says can reach `Object.prototype`.
  */
+import { isUtf8 } from 'node:buffer'
 
 /** A number written with a fraction or an exponent (`100.0`, `1e2`): never an integer. */
 export class JsonFloat extends Number {
@@ -47,16 +48,17 @@ export const MAX_JSON_DEPTH = 900
 /** Longest integer token Python's `json` converts (`sys.int_info.default_max_str_digits`). */
 export const MAX_INT_DIGITS = 4300
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-
 /** Decodes receipt bytes as flowctl does (`read_text(encoding="utf-8")`), strictly. */
 export function decodeUtf8(
   bytes: Uint8Array
 ): { ok: true; text: string } | { ok: false; reason: string } {
-  try {
-    return { ok: true, text: UTF8.decode(bytes) }
-  } catch {
+  // Performance (issue 7): node's validating and decoding loops (simdutf) are ten times a
+  // fatal TextDecoder's speed on a cold start; a BOM is kept, to be refused by the parser.
+  if (!isUtf8(bytes))
     return { ok: false, reason: `not valid UTF-8 (at byte ${firstInvalidUtf8(bytes)})` }
+  return {
+    ok: true,
+    text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
   }
 }
 
@@ -75,6 +77,12 @@ export function parseJsonText(text: string): JsonRead {
       reason: 'starts with a UTF-8 byte order mark (flowctl cannot read it)'
     }
   }
+  const fast = parseCommonJson(text)
+  return fast !== undefined ? { ok: true, value: fast } : parseJsonTokens(text)
+}
+
+/** The token-by-token reader alone: every value, every reason (no BOM check). */
+export function parseJsonTokens(text: string): JsonRead {
   try {
     const parser = new Parser(text)
     return { ok: true, value: parser.document() }
@@ -83,6 +91,58 @@ export function parseJsonText(text: string): JsonRead {
     // A RangeError here would be a parser bug; it must still not crash the run.
     return { ok: false, reason: `unreadable JSON (${String(error)})` }
   }
+}
+
+/**
+ * The fast path (issue 7): `JSON.parse` is native and reads a receipt in a fraction of
+ * the parser's time on a cold start. It gives the same value as {@link Parser} for valid
+ * JSON whose number tokens are all short integers and whose nesting is within bounds;
+ * anything else (invalid text, a float or a long integer token, deep nesting) returns
+ * undefined, and the parser reads it, with its exact reasons and number kinds.
+ * `__tests__/receipts/perf-equivalence.test.ts` holds the two equal.
+ */
+function parseCommonJson(text: string): JsonValue | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  // In valid JSON, scanning left to right finds every string whole and every number
+  // token outside them: a token with a fraction, an exponent or 16 digits or more is
+  // the parser's to read (JsonFloat, JsonBigInt, Python's digit limit).
+  TOKENS.lastIndex = 0
+  for (let match = TOKENS.exec(text); match !== null; match = TOKENS.exec(text)) {
+    const token = match[0]
+    if (token.charCodeAt(0) !== 0x22 && (token.length > 15 || /[.eE]/.test(token)))
+      return undefined
+  }
+  return ownValues(parsed, 0)
+}
+
+/** A whole string (escapes included), or a number token. */
+const TOKENS = /"[^"\\]*(?:\\[^][^"\\]*)*"|-?[0-9][-+.eE0-9]*/g
+
+/** `JSON.parse`'s value with null-prototype objects; undefined when nested too deep. */
+function ownValues(value: unknown, depth: number): JsonValue | undefined {
+  if (typeof value !== 'object' || value === null) return value as JsonValue
+  if (depth >= MAX_JSON_DEPTH) return undefined
+  if (Array.isArray(value)) {
+    const out: JsonValue[] = new Array<JsonValue>(value.length)
+    for (let i = 0; i < value.length; i++) {
+      const item = ownValues(value[i], depth + 1)
+      if (item === undefined) return undefined
+      out[i] = item
+    }
+    return out
+  }
+  const out = Object.create(null) as JsonObject
+  for (const key of Object.keys(value)) {
+    const item = ownValues((value as Record<string, unknown>)[key], depth + 1)
+    if (item === undefined) return undefined
+    out[key] = item
+  }
+  return out
 }
 
 class JsonSyntaxError extends Error {}

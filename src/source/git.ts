@@ -1,26 +1,18 @@
 /**
- * The receipt source on a local git repository, through plumbing only: the tree at the
- * head commit (never the working tree), all blobs through one `cat-file --batch`
- * process, ancestry with `merge-base --is-ancestor` and `diff --name-only`.
+ * The receipt source on a local git repository, through plumbing only: objects at the
+ * head commit (never the working tree) through one long-lived `cat-file` process
+ * (`git-objects.ts`), trees listed and compared in process (`git-trees.ts`), and git
+ * processes only for what needs git's commit-graph walks (`merge-base`, and `rev-list`
+ * when the history after a review is not a straight line).
  */
-import { execFile, spawn } from 'node:child_process'
-import type {
-  Ancestry,
-  ReceiptCommit,
-  ReceiptSource,
-  TreeListing,
-  TreeEntry
-} from './types.js'
+import { execFile } from 'node:child_process'
+import { readFile, stat } from 'node:fs/promises'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { GIT_ENV, GitError, ObjectReader, firstLine, isNotFound } from './git-objects.js'
+import { TreeReader, linearDistance } from './git-trees.js'
+import type { Ancestry, ReceiptCommit, ReceiptSource } from './types.js'
 
-/** A git command failed; `message` is git's own first line, fit for one line on stderr. */
-export class GitError extends Error {}
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_TERMINAL_PROMPT: '0',
-  LC_ALL: 'C',
-  GIT_OPTIONAL_LOCKS: '0'
-}
+export { GitError, ObjectReader } from './git-objects.js'
 
 /** Runs git in `repo`; resolves stdout (bytes), or rejects with {@link GitError}. */
 export async function git(
@@ -48,32 +40,18 @@ export async function git(
   })
 }
 
-function firstLine(text: string): string {
-  return (
-    text
-      .split('\n')
-      .find((line) => line.trim() !== '')
-      ?.replace(/^(fatal|error): /, '') ?? ''
-  )
-}
-
 async function gitText(repo: string, args: readonly string[]): Promise<string> {
   return (await git(repo, args)).stdout.toString('utf8').trim()
 }
 
-/** Resolves a revision to a full commit SHA; a clear error when it does not name one. */
-export async function resolveCommit(repo: string, rev: string): Promise<string> {
-  try {
-    return await gitText(repo, [
-      'rev-parse',
-      '--verify',
-      '--quiet',
-      '--end-of-options',
-      `${rev}^{commit}`
-    ])
-  } catch {
-    throw new GitError(`unknown revision ${JSON.stringify(rev)}`)
-  }
+/**
+ * Resolves a revision to a full commit SHA through the reader (no process of its own);
+ * a clear error when it does not name one.
+ */
+export async function resolveCommit(objects: ObjectReader, rev: string): Promise<string> {
+  const found = await objects.info(`${rev}^{commit}`)
+  if (isNotFound(found)) throw new GitError(`unknown revision ${JSON.stringify(rev)}`)
+  return found.oid
 }
 
 /** Checks `repo` is a git repository, with git's own message turned into one line. */
@@ -85,191 +63,136 @@ export async function assertRepository(repo: string): Promise<void> {
   }
 }
 
-/** Reads many objects through one `git cat-file --batch` process. */
-export async function catFileBatch(
-  repo: string,
-  names: readonly string[]
-): Promise<Map<string, Uint8Array | string>> {
-  const result = new Map<string, Uint8Array | string>()
-  if (names.length === 0) return result
-  const child = spawn('git', ['-C', repo, 'cat-file', '--batch'], {
-    env: GIT_ENV,
-    stdio: ['pipe', 'pipe', 'pipe']
-  })
-  const chunks: Buffer[] = []
-  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
-  const done = new Promise<void>((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new GitError(`git cat-file exited with ${code}`))
-    )
-  })
-  child.stdin.end(`${names.join('\n')}\n`)
-  await done
-  const out = Buffer.concat(chunks)
-  let at = 0
-  for (const name of names) {
-    const eol = out.indexOf(0x0a, at)
-    const header = out.subarray(at, eol).toString('utf8')
-    at = eol + 1
-    if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-      result.set(
-        name,
-        header.endsWith(' missing') ? 'no such object' : 'ambiguous object name'
-      )
-      continue
+/**
+ * The branch HEAD points at, read from the repository's `HEAD` file (no process): a
+ * name, null when HEAD is detached, undefined when only git can tell (a linked work
+ * tree's layout git would resolve differently, a HEAD outside `refs/heads/`).
+ */
+export async function headBranch(repo: string): Promise<string | null | undefined> {
+  try {
+    const dotGit = join(repo, '.git')
+    let gitDir = dotGit
+    if (!(await stat(dotGit)).isDirectory()) {
+      const pointer = /^gitdir: (.+?)\r?\n?$/.exec(await readFile(dotGit, 'utf8'))
+      if (pointer === null) return undefined
+      const target = pointer[1] as string
+      gitDir = isAbsolute(target) ? target : resolve(dirname(dotGit), target)
     }
-    const size = Number(header.split(' ')[2])
-    result.set(name, new Uint8Array(out.subarray(at, at + size)))
-    at += size + 1 // content, then a newline
+    const head = await readFile(join(gitDir, 'HEAD'), 'utf8')
+    const ref = /^ref: refs\/heads\/(.+)\n?$/.exec(head)
+    if (ref !== null) return ref[1]
+    return /^[0-9a-f]{40,64}\n?$/.test(head) ? null : undefined
+  } catch {
+    return undefined
   }
-  return result
 }
 
-/** Parses `ls-tree -r -l -z` output. */
-function parseLsTree(stdout: Buffer): TreeEntry[] {
-  return stdout
-    .toString('utf8')
-    .split('\0')
-    .filter((record) => record !== '')
-    .map((record) => {
-      const tab = record.indexOf('\t')
-      const [mode = '', type = 'blob', sha = '', size = '-'] = record
-        .slice(0, tab)
-        .split(/ +/)
-      return {
-        path: record.slice(tab + 1),
-        mode,
-        type: type as TreeEntry['type'],
-        sha,
-        size: size === '-' ? null : Number(size)
-      }
-    })
-}
-
+/** Receipt text is hostile: only a hex SHA is ever handed to git, never a ref or an option. */
 const SHA_LIKE = /^[0-9a-f]{4,64}$/i
+
+/** Past this many commits after a review, `rev-list` counts (it has the commit graph). */
+const LINEAR_WALK_CAP = 100
 
 export interface GitSourceOptions {
   repo: string
+  /** The reader every object question goes through; the caller closes it. */
+  objects: ObjectReader
   head: string
   /** The merge base of the PR's base and the head, or null when selection does not need it. */
   mergeBase: string | null
 }
 
-/**
- * Object reads asked for in the same tick, through one `cat-file --batch` (issue 7): the
- * gate asks for the receipts' blobs and the deferral file together, and a git process
- * costs more than reading a few hundred objects.
- */
-function coalescedReader(
-  repo: string
-): (names: readonly string[]) => Promise<Map<string, Uint8Array | string>> {
-  let pending: {
-    names: Set<string>
-    done: Promise<Map<string, Uint8Array | string>>
-  } | null = null
-  return async (names) => {
-    if (pending === null) {
-      const batch = { names: new Set<string>(), done: Promise.resolve(new Map()) }
-      // Read once the caller's synchronous code has asked for everything it will.
-      batch.done = Promise.resolve().then(async () => {
-        pending = null
-        return catFileBatch(repo, [...batch.names])
-      })
-      pending = batch
-    }
-    for (const name of names) pending.names.add(name)
-    const all = await pending.done
-    return new Map(names.map((name) => [name, all.get(name) ?? 'no such object']))
-  }
-}
-
 /** A {@link ReceiptSource} over a local repository at a resolved head commit. */
-export function gitSource({ repo, head, mergeBase }: GitSourceOptions): ReceiptSource {
-  const read = coalescedReader(repo)
+export function gitSource({
+  repo,
+  objects,
+  head,
+  mergeBase
+}: GitSourceOptions): ReceiptSource {
+  const trees = new TreeReader(objects, head)
+  const readBlob = async (name: string): Promise<Uint8Array | string> => {
+    const found = await objects.read(name)
+    if (isNotFound(found))
+      return found.missing === 'ambiguous' ? 'ambiguous object name' : 'no such object'
+    return found.content
+  }
   return {
     head,
-    async listTree(dir: string): Promise<TreeListing> {
-      const { stdout } = await git(repo, [
-        'ls-tree',
-        '-r',
-        '-l',
-        '-z',
-        head,
-        '--',
-        `${dir}/`
-      ])
-      return { entries: parseLsTree(stdout), truncated: false }
+    async listTree(dir: string) {
+      return { entries: await trees.listRecursive(head, dir), truncated: false }
     },
-    readBlobs: async (shas) => read(shas),
+    async readBlobs(shas) {
+      const contents = await Promise.all(shas.map(readBlob))
+      return new Map(shas.map((sha, i) => [sha, contents[i] as Uint8Array | string]))
+    },
     async readFile(path: string): Promise<Uint8Array | null> {
-      const found = (await read([`${head}:${path}`])).get(`${head}:${path}`)
-      return found instanceof Uint8Array ? found : null
+      const found = await objects.read(`${head}:${path}`)
+      return isNotFound(found) || found.type !== 'blob' ? null : found.content
     },
     async changedPaths() {
       if (mergeBase === null)
         return { paths: null, note: 'no merge base with the base branch' }
-      const { stdout } = await git(repo, [
-        'diff',
-        '--name-only',
-        '--no-renames',
-        '-z',
-        mergeBase,
-        head
-      ])
-      return { paths: stdout.toString('utf8').split('\0').filter(Boolean) }
+      return { paths: await trees.changedPaths(mergeBase, head) }
     },
     async ancestry(reviewed: string): Promise<Ancestry> {
-      // Receipt text is hostile: only a hex SHA is ever handed to git, never a ref or an option.
       if (!SHA_LIKE.test(reviewed)) return { kind: 'unknown-commit' }
-      // Two git processes, side by side (issue 7; it was four in a row): `rev-list
-      // --left-right --count R...H` resolves R as a commit and counts the commits only R
-      // reaches (0: R is H or an ancestor of it) and only H reaches (how far ahead H is).
-      const [counted, diff] = await Promise.all([
-        git(
-          repo,
-          ['rev-list', '--left-right', '--count', `${reviewed}...${head}`, '--'],
-          [0, 128]
-        ),
-        git(
-          repo,
-          ['diff', '--name-only', '--no-renames', '-z', reviewed, head, '--'],
-          [0, 128]
-        )
-      ])
-      if (counted.code !== 0) return { kind: 'unknown-commit' }
-      const [left = '', right = ''] = counted.stdout.toString('utf8').trim().split(/\s+/)
-      if (left !== '0') return { kind: 'not-ancestor' }
-      if (right === '0') return { kind: 'identical' }
-      if (diff.code !== 0) throw new GitError(`git diff ${reviewed} ${head} failed`)
+      const found = await objects.info(`${reviewed}^{commit}`)
+      if (isNotFound(found)) return { kind: 'unknown-commit' }
+      if (found.oid === head) return { kind: 'identical' }
+      // Bookkeeping commits after a review are usually a few in a row: counted here.
+      const distance = await linearDistance(trees, head, found.oid, LINEAR_WALK_CAP)
+      if (distance === 'not-ancestor') return { kind: 'not-ancestor' }
+      if (distance === 'complex') return ancestryByRevList(repo, found.oid, head)
       return {
         kind: 'ahead',
-        commits: Number(right),
-        changedPaths: diff.stdout.toString('utf8').split('\0').filter(Boolean)
+        commits: distance,
+        changedPaths: await trees.changedPaths(found.oid, head)
       }
     },
     async receiptCommit(path: string): Promise<ReceiptCommit | null> {
+      // `log` with its history simplification has no cheap in-process equal: one process.
       const log = await gitText(repo, ['log', '-1', '--format=%H %P', head, '--', path])
       if (log === '') return null
       const [sha = '', parent] = log.split(' ')
-      const args = parent
-        ? ['diff', '--name-only', '--no-renames', '-z', parent, sha]
-        : [
-            'diff-tree',
-            '--root',
-            '--no-commit-id',
-            '--name-only',
-            '--no-renames',
-            '-r',
-            '-z',
-            sha
-          ]
-      const { stdout } = await git(repo, args)
       return {
         sha,
         parent: parent ?? null,
-        changedPaths: stdout.toString('utf8').split('\0').filter(Boolean)
+        changedPaths: await trees.changedPaths(parent ?? null, sha)
       }
     }
+  }
+}
+
+/**
+ * The exact answer for any history (merges, long lines): `rev-list --left-right --count
+ * R...H` counts the commits only R reaches (0: R is H or an ancestor of it) and only H
+ * reaches (how far ahead H is), beside the `diff` of the two.
+ */
+async function ancestryByRevList(
+  repo: string,
+  reviewed: string,
+  head: string
+): Promise<Ancestry> {
+  const [counted, diff] = await Promise.all([
+    git(
+      repo,
+      ['rev-list', '--left-right', '--count', `${reviewed}...${head}`, '--'],
+      [0, 128]
+    ),
+    git(
+      repo,
+      ['diff', '--name-only', '--no-renames', '-z', reviewed, head, '--'],
+      [0, 128]
+    )
+  ])
+  if (counted.code !== 0) return { kind: 'unknown-commit' }
+  const [left = '', right = ''] = counted.stdout.toString('utf8').trim().split(/\s+/)
+  if (left !== '0') return { kind: 'not-ancestor' }
+  if (right === '0') return { kind: 'identical' }
+  if (diff.code !== 0) throw new GitError(`git diff ${reviewed} ${head} failed`)
+  return {
+    kind: 'ahead',
+    commits: Number(right),
+    changedPaths: diff.stdout.toString('utf8').split('\0').filter(Boolean)
   }
 }

@@ -28,7 +28,10 @@ export interface CliResult extends ProcessResult {
   conclusion: string
   /** git processes one run starts, by subcommand (from GIT_TRACE2). */
   gitProcesses: Record<string, number>
-  /** `cat-file --batch` processes one run starts (blobs are read through one). */
+  /**
+   * `cat-file` batch processes one run starts (`--batch-command`; `--batch` and
+   * `--batch-check` with git < 2.36): every object is read through them.
+   */
   catFileBatches: number
 }
 
@@ -113,7 +116,9 @@ export async function benchCli(
       findings: report.receipts.reduce((sum, r) => sum + r.findings.length, 0),
       conclusion: report.conclusion,
       gitProcesses,
-      catFileBatches: gitProcesses['cat-file --batch'] ?? 0
+      catFileBatches: Object.entries(gitProcesses)
+        .filter(([cmd]) => cmd.startsWith('cat-file --batch'))
+        .reduce((sum, [, n]) => sum + n, 0)
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true })
