@@ -103,15 +103,17 @@ async function finish(
   to: PublishTarget
 ): Promise<void> {
   logReport(report)
-  const published = await publishReport(report, to)
-  await writeJobSummary(report)
-  setOutputs(
-    reportOutputs(
-      report,
-      published,
-      writeReportFile(report, `${context.runId}-${context.runAttempt}`)
-    )
-  )
+  // The job summary and the JSON report need nothing from the check run: they are
+  // rendered and written while its writes are on the wire (issue 7).
+  const [published, reportPath] = await Promise.all([
+    publishReport(report, to),
+    Promise.resolve().then(async () => {
+      const path = writeReportFile(report, `${context.runId}-${context.runAttempt}`)
+      await writeJobSummary(report)
+      return path
+    })
+  ])
+  setOutputs(reportOutputs(report, published, reportPath))
   const failing =
     report.conclusion === 'failure' || report.conclusion === 'action_required'
   // Without a check run the step's result is the only signal: fail it whatever fail-step says.

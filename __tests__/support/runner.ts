@@ -84,6 +84,8 @@ export interface ActionRun {
   env: Record<string, string>
   runnerTemp: string
   eventPath: string
+  /** When the child was spawned (`performance.now()`, the clock of `receivedMs`). */
+  startedMs: number
   durationMs: number
   /** Removes RUNNER_TEMP (where the run's files live). */
   cleanup(): void
@@ -253,6 +255,7 @@ export async function runAction(options: RunActionOptions = {}): Promise<ActionR
     env,
     runnerTemp,
     eventPath: files.event,
+    startedMs: t0,
     durationMs,
     cleanup: () => rmSync(runnerTemp, { recursive: true, force: true })
   }

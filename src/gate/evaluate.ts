@@ -18,7 +18,7 @@ import {
 import { inspectReceipt, type ReadableReceipt } from '../receipts/receipt.js'
 import { TYPE_TO_KIND, type FindingsContainer } from '../receipts/schema.js'
 import type { ReceiptSource, TreeEntry } from '../source/types.js'
-import { mapLimit } from '../util/concurrency.js'
+import { limiter, mapLimit } from '../util/concurrency.js'
 import { buildAnnotations } from './annotations.js'
 import { auditDeferred, deferralSinkPath } from './deferred.js'
 import { receiptDetails, reportFindings } from './details.js'
@@ -96,12 +96,21 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   // in, while the others are still on their way (the source still bounds how many reads
   // are in flight, and reads each blob once; a local source still makes one batch).
   const readPlan = blobReader(source)
+  const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
+  const heads = headJudge(source, isBookkeeping)
   const [pending, sink] = await Promise.all([
-    Promise.all(selected.map(async (plan) => classify(plan, await readPlan(plan)))),
+    Promise.all(
+      selected.map(async (plan) => {
+        const item = classify(plan, await readPlan(plan))
+        // Its reviewed heads are asked about now (a compare on the API), beside the
+        // reads of the receipts still on their way, not after the last of them.
+        for (const sha of reviewedHeads(item)) void heads(sha).catch(() => undefined)
+        return item
+      })
+    ),
     sinkRead
   ])
-  const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
-  const judge = await judgeAll(source, pending, options, isBookkeeping)
+  const judge = await judgeAll(source, pending, options, isBookkeeping, heads)
   const rows = pending.map((item) => toRow(item, judge, options))
   for (const row of rows) problems.push(...rowProblems(row))
   const missing = options.require.filter(
@@ -273,11 +282,41 @@ interface Judged {
   inferred: Map<string, { sha: string | null; reason: string | null }>
 }
 
+/**
+ * One question per distinct reviewed SHA, whoever asks and when (SPEC §9: one compare
+ * per SHA), at most 8 in flight.
+ */
+function headJudge(
+  source: ReceiptSource,
+  isBookkeeping: BookkeepingMatcher
+): (sha: string) => Promise<HeadJudgement> {
+  const limit = limiter(8)
+  const asked = new Map<string, Promise<HeadJudgement>>()
+  return async (sha) => {
+    let answer = asked.get(sha)
+    if (answer === undefined) {
+      answer = limit(async () =>
+        judgeReviewedHead(sha, await source.ancestry(sha), isBookkeeping)
+      )
+      asked.set(sha, answer)
+    }
+    return answer
+  }
+}
+
+/** The reviewed SHAs a receipt's currentness depends on (unbound ones: see judgeAll). */
+function reviewedHeads(item: Pending): string[] {
+  if (item.kind === 'findings') return candidateHeads(containersOf(item.generations))
+  if (item.kind === 'envelope') return [item.sha]
+  return []
+}
+
 async function judgeAll(
   source: ReceiptSource,
   pending: Pending[],
   options: GateOptions,
-  isBookkeeping: BookkeepingMatcher
+  isBookkeeping: BookkeepingMatcher,
+  heads: (sha: string) => Promise<HeadJudgement>
 ): Promise<Judged> {
   const inferred = new Map<string, { sha: string | null; reason: string | null }>()
   if (options.unboundHead === 'history') {
@@ -289,17 +328,10 @@ async function judgeAll(
       inferred.set(item.plan.path, found[index] ?? { sha: null, reason: null })
     )
   }
-  const shas = new Set<string>()
-  for (const item of pending) {
-    if (item.kind === 'findings')
-      for (const sha of candidateHeads(containersOf(item.generations))) shas.add(sha)
-    if (item.kind === 'envelope') shas.add(item.sha)
-  }
+  const shas = new Set<string>(pending.flatMap(reviewedHeads))
   for (const value of inferred.values()) if (value.sha) shas.add(value.sha)
   const list = [...shas]
-  const answers = await mapLimit(list, 8, async (sha) =>
-    judgeReviewedHead(sha, await source.ancestry(sha), isBookkeeping)
-  )
+  const answers = await Promise.all(list.map(heads))
   return {
     heads: new Map(list.map((sha, index) => [sha, answers[index] as HeadJudgement])),
     inferred

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startFakeGitHub, type FakeGitHub } from '../github-api/server.js'
-import { runAction, type RunActionOptions } from '../runner.js'
+import { runAction, type ActionRun, type RunActionOptions } from '../runner.js'
 import type { BenchPr } from './fixtures.js'
 import { repeat, rssProbe, runNode, stats, type Stats } from './measure.js'
 
@@ -211,7 +211,15 @@ export async function benchAction(
           workspace: source === 'api' ? emptyWorkspace : pr.repo.path,
           runId: 7000,
           runAttempt: 1,
-          prefix: probe.prefix,
+          // RG_BENCH_CPU_PROF=DIR: a CPU profile of each run (node refuses the flag in
+          // NODE_OPTIONS), for docs/performance.md's method.
+          prefix: process.env.RG_BENCH_CPU_PROF
+            ? [
+                ...probe.prefix,
+                '--cpu-prof',
+                `--cpu-prof-dir=${process.env.RG_BENCH_CPU_PROF}`
+              ]
+            : probe.prefix,
           env: probe.env
         } satisfies RunActionOptions)
         run.cleanup()
@@ -226,6 +234,7 @@ export async function benchAction(
     if (run.exitCode !== 0 || run.timedOut)
       throw new Error(`${name}: exit ${run.exitCode}: ${run.stderr.slice(0, 500)}`)
     fake.assertNoViolations()
+    if (process.env.RG_BENCH_TIMELINE) printTimeline(name, run)
     const requests: Record<string, number> = {}
     for (const r of run.requests) {
       const key = r.operationId ?? `UNKNOWN ${r.method} ${r.path}`
@@ -261,6 +270,17 @@ export async function benchAction(
   } finally {
     rmSync(emptyWorkspace, { recursive: true, force: true })
   }
+}
+
+/** `RG_BENCH_TIMELINE=1`: when each request of the last run arrived and took, on stderr. */
+function printTimeline(name: string, run: ActionRun): void {
+  const lines = run.requests.map(
+    (r) =>
+      `  +${(r.receivedMs - run.startedMs).toFixed(0).padStart(4)} ms  ${r.durationMs.toFixed(1).padStart(5)} ms  ${r.operationId ?? r.path}`
+  )
+  process.stderr.write(
+    `bench: ${name} timeline (ms after spawn, server time)\n${lines.join('\n')}\n  +${run.durationMs.toFixed(0).padStart(4)} ms  exit\n`
+  )
 }
 
 export interface ColdStartResult {
