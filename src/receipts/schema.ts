@@ -227,13 +227,15 @@ export const CriterionSchema = z
   })
   .check(z.describe('One acceptance criterion of a completion review.'))
 
-export const CriteriaSchema = z.array(CriterionSchema).check(
-  z.minLength(1, { error: 'must hold at least one criterion' }),
-  z.maxLength(LIMITS.criteria, {
-    error: `must hold at most ${LIMITS.criteria} criteria`
-  }),
-  z.describe('Completion reviews only; null counts as absent.')
-)
+export const CriteriaSchema = z
+  .array(CriterionSchema)
+  .check(
+    z.minLength(1, { error: 'must hold at least one criterion' }),
+    z.maxLength(LIMITS.criteria, {
+      error: `must hold at most ${LIMITS.criteria} criteria`
+    }),
+    z.describe('Completion reviews only; null counts as absent.')
+  )
 
 /**
  * The envelope as the Ralph guard reads it: `type` and `id` non-empty strings,
