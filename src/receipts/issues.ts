@@ -2,7 +2,7 @@
  * Turns zod issues into one-line reasons a person can act on:
  * `items[3].confidence: must be one of 0, 25, 50, 75, 100 (got the float 100.0)`.
  */
-import type * as z from 'zod/mini'
+import type { z } from 'zod'
 import { describeValue } from './json.js'
 import { clip } from './text.js'
 
@@ -20,7 +20,7 @@ export function formatPath(prefix: string, path: readonly PropertyKey[]): string
 }
 
 /** Formats a zod error as reasons, under `prefix` (e.g. `findings`). */
-export function reasonsFromZod(prefix: string, error: z.core.$ZodError): string[] {
+export function reasonsFromZod(prefix: string, error: z.ZodError): string[] {
   const reasons = error.issues
     .slice(0, MAX_REASONS)
     .map((issue) => formatIssue(prefix, issue))

@@ -9,14 +9,10 @@
  * says so, and nowhere else.
  *
  * `schema/receipt.schema.json` is generated from these schemas (`npm run schema`):
- * `z.meta()` carries the JSON Schema keywords a refinement cannot show, and
- * `z.describe()` the descriptions editors display.
- *
- * Written with `zod/mini` (issue 7): the same core, checks and issues as the classic
- * API, without a method table built for every schema at start-up — the classic API
- * cost the CLI and the action about a tenth of their run before any receipt was read.
+ * `.meta()` carries the JSON Schema keywords a refinement cannot show, and the
+ * descriptions editors display.
  */
-import * as z from 'zod/mini'
+import { z } from 'zod'
 import {
   CLASSIFICATIONS,
   CONFIDENCES,
@@ -33,27 +29,22 @@ import { withinCodePoints } from './text.js'
 export * from './limits.js'
 
 /** A non-empty string of at most `max` code points. */
-function boundedString(max: number, what = 'string'): z.ZodMiniString<string> {
-  return z.string().check(
-    z.minLength(1, { error: `must be a non-empty ${what}` }),
-    z.refine((value: string) => withinCodePoints(value, max), {
-      error: `must be at most ${max} code points`
-    }),
-    // JSON Schema's maxLength counts code points too, so it states the refinement exactly.
-    z.meta({ maxLength: max })
+function boundedString(max: number, what = 'string'): z.ZodString {
+  return (
+    z
+      .string()
+      .min(1, { error: `must be a non-empty ${what}` })
+      .refine((value) => withinCodePoints(value, max), {
+        error: `must be at most ${max} code points`
+      })
+      // JSON Schema's maxLength counts code points too, so it states the refinement exactly.
+      .meta({ maxLength: max })
   )
 }
 
 /** An integer (never a bool, never a float token) of at least `min`. */
-function integerAtLeast(min: number): z.ZodMiniNumberFormat {
-  return z.int().check(z.minimum(min, { error: `must be an integer of at least ${min}` }))
-}
-
-/** `null` counts as absent: the key may be missing, null, or a valid value. */
-function nullOrAbsent<T extends z.core.SomeType>(
-  schema: T
-): z.ZodMiniOptional<z.ZodMiniNullable<T>> {
-  return z.optional(z.nullable(schema))
+function integerAtLeast(min: number): z.ZodInt {
+  return z.int().min(min, { error: `must be an integer of at least ${min}` })
 }
 
 /** `[0-9a-f]{7,64}`: lowercase hex only, as flowctl stores it. */
@@ -66,176 +57,159 @@ const CRITERION_ID = /^G[1-9][0-9]*$/
 const UNSAFE_PATH =
   'must be a relative repository path (no leading /, drive letter, empty, . or .. segment)'
 
-/** A path as anchors hold it: checked after flowctl's markdown cleaning (see `safePath`). */
-function anchorPath(): z.ZodMiniString<string> {
-  return z
-    .string()
-    .check(z.refine((value: string) => safePath(value) !== null, { error: UNSAFE_PATH }))
-}
-
+/** Anchor paths are checked after flowctl's markdown cleaning (see `safePath`). */
 export const AnchorSchema = z
   .strictObject({
-    path: anchorPath().check(
-      z.describe(
+    path: z
+      .string()
+      .refine((value) => safePath(value) !== null, { error: UNSAFE_PATH })
+      .describe(
         'Repository path, relative; checked after Markdown cleaning (backticks, ** and \\ are tolerated).'
-      )
-    ),
-    side: z
-      .enum(['base', 'head'])
-      .check(z.describe('Which side of the diff the lines are on.')),
-    startLine: integerAtLeast(1).check(z.describe('First line, 1-based.')),
-    baseSha: boundedString(LIMITS.id).check(
-      z.describe("Equal to the container's baseSha.")
-    ),
-    headSha: boundedString(LIMITS.id).check(
-      z.describe("Equal to the container's headSha.")
-    ),
-    originalPath: nullOrAbsent(anchorPath()).check(
-      z.describe('Path before a rename; null counts as absent.')
-    ),
-    endLine: nullOrAbsent(z.int()).check(
-      z.describe('Last line, at least startLine; null counts as absent.')
-    ),
-    blobOid: nullOrAbsent(
-      z
-        .string()
-        .check(z.regex(BLOB_OID, { error: 'must be 7 to 64 lowercase hex digits' }))
-    ).check(z.describe('Blob id of the file on that side; null counts as absent.'))
+      ),
+    side: z.enum(['base', 'head']).describe('Which side of the diff the lines are on.'),
+    startLine: integerAtLeast(1).describe('First line, 1-based.'),
+    baseSha: boundedString(LIMITS.id).describe("Equal to the container's baseSha."),
+    headSha: boundedString(LIMITS.id).describe("Equal to the container's headSha."),
+    originalPath: z
+      .string()
+      .refine((value) => safePath(value) !== null, { error: UNSAFE_PATH })
+      .nullable()
+      .optional()
+      .describe('Path before a rename; null counts as absent.'),
+    endLine: z
+      .int()
+      .nullable()
+      .optional()
+      .describe('Last line, at least startLine; null counts as absent.'),
+    blobOid: z
+      .string()
+      .regex(BLOB_OID, { error: 'must be 7 to 64 lowercase hex digits' })
+      .nullable()
+      .optional()
+      .describe('Blob id of the file on that side; null counts as absent.')
   })
-  .check(z.describe('Where a finding is, on one side of the diff.'))
+  .describe('Where a finding is, on one side of the diff.')
 
 export const FindingItemSchema = z
   .strictObject({
-    id: boundedString(LIMITS.id).check(
-      z.describe(
-        'finding- and the first 32 hex digits of sha256("flow-next-finding-v1\\0" + firstSeenReceiptId + "\\0" + ordinal).'
-      )
+    id: boundedString(LIMITS.id).describe(
+      'finding- and the first 32 hex digits of sha256("flow-next-finding-v1\\0" + firstSeenReceiptId + "\\0" + ordinal).'
     ),
-    ordinal: integerAtLeast(1).check(
-      z.describe(
-        'Number of the finding in the generation that first saw it; unique in the container.'
-      )
+    ordinal: integerAtLeast(1).describe(
+      'Number of the finding in the generation that first saw it; unique in the container.'
     ),
-    severity: z.enum(SEVERITIES).check(z.describe('P0 (most severe) to P3.')),
+    severity: z.enum(SEVERITIES).describe('P0 (most severe) to P3.'),
     confidence: z
       .union(
         CONFIDENCES.map((value) => z.literal(value)),
-        { error: 'must be one of 0, 25, 50, 75, 100' }
+        {
+          error: 'must be one of 0, 25, 50, 75, 100'
+        }
       )
-      .check(z.describe('Reviewer confidence, an integer (100.0 is refused).')),
+      .describe('Reviewer confidence, an integer (100.0 is refused).'),
     classification: z
       .enum(CLASSIFICATIONS)
-      .check(z.describe('Introduced by the change under review, or there before it.')),
+      .describe('Introduced by the change under review, or there before it.'),
     status: z.enum(STATUSES),
     title: boundedString(LIMITS.title),
     body: boundedString(LIMITS.body),
     rIds: z
       .array(
-        z.string().check(
-          z.refine((value: string) => withinCodePoints(value, LIMITS.id), {
+        z
+          .string()
+          .refine((value) => withinCodePoints(value, LIMITS.id), {
             error: `must be at most ${LIMITS.id} code points`
-          }),
-          z.refine((value: string) => RID.test(value), {
+          })
+          .refine((value) => RID.test(value), {
             error: 'must be R followed by digits (R4a is not)'
-          }),
-          z.meta({ maxLength: LIMITS.id, pattern: RID.source })
-        )
+          })
+          .meta({ maxLength: LIMITS.id, pattern: RID.source })
       )
-      .check(
-        z.maxLength(LIMITS.rIds, { error: `must hold at most ${LIMITS.rIds} R-IDs` }),
-        z.refine((rids: string[]) => new Set(rids).size === rids.length, {
-          error: 'must not repeat an R-ID'
-        }),
-        z.meta({ uniqueItems: true }),
-        z.describe('Requirement ids the finding concerns (R1, R2, …), no repeats.')
-      ),
-    firstSeenReceiptId: boundedString(LIMITS.id).check(
-      z.describe('sourceReceiptId of the generation that first reported the finding.')
+      .max(LIMITS.rIds, { error: `must hold at most ${LIMITS.rIds} R-IDs` })
+      .refine((rids) => new Set(rids).size === rids.length, {
+        error: 'must not repeat an R-ID'
+      })
+      .meta({ uniqueItems: true })
+      .describe('Requirement ids the finding concerns (R1, R2, …), no repeats.'),
+    firstSeenReceiptId: boundedString(LIMITS.id).describe(
+      'sourceReceiptId of the generation that first reported the finding.'
     ),
-    lastSeenReceiptId: boundedString(LIMITS.id).check(
-      z.describe("Equal to the container's sourceReceiptId.")
+    lastSeenReceiptId: boundedString(LIMITS.id).describe(
+      "Equal to the container's sourceReceiptId."
     ),
-    suggestion: nullOrAbsent(boundedString(LIMITS.suggestion)).check(
-      z.describe('null counts as absent.')
-    ),
-    priorFindingId: nullOrAbsent(boundedString(LIMITS.id)).check(
-      z.describe(
+    suggestion: boundedString(LIMITS.suggestion)
+      .nullable()
+      .optional()
+      .describe('null counts as absent.'),
+    priorFindingId: boundedString(LIMITS.id)
+      .nullable()
+      .optional()
+      .describe(
         'A finding of an earlier generation this one continues, not its own id; null counts as absent.'
-      )
-    ),
+      ),
     // `anchor: null` is not absent: flowctl crashes on it, so it is invalid here.
-    anchor: z
-      .optional(AnchorSchema)
-      .check(z.describe('Optional; null is refused (flowctl crashes on it).'))
+    anchor: AnchorSchema.optional().describe(
+      'Optional; null is refused (flowctl crashes on it).'
+    )
   })
-  .check(z.describe('One finding.'))
+  .describe('One finding.')
 
 export const FindingsContainerSchema = z
   .strictObject({
     schemaVersion: z.literal(1, { error: 'must be the integer 1' }),
-    sourceReceiptId: boundedString(LIMITS.id).check(
-      z.describe('Id of this generation (review-<sha256 hex> as flowctl writes it).')
+    sourceReceiptId: boundedString(LIMITS.id).describe(
+      'Id of this generation (review-<sha256 hex> as flowctl writes it).'
     ),
     reviewKind: z
       .enum(REVIEW_KINDS)
-      .check(
-        z.describe(
-          "Matches the receipt's type: plan_review → plan, impl_review → implementation, completion_review → completion, qa_verdict → qa."
-        )
+      .describe(
+        "Matches the receipt's type: plan_review → plan, impl_review → implementation, completion_review → completion, qa_verdict → qa."
       ),
-    backend: boundedString(LIMITS.id).check(z.describe("Equal to the receipt's mode.")),
-    round: integerAtLeast(1).check(
-      z.describe('1 without supersedesReceiptId, more than 1 with it.')
+    backend: boundedString(LIMITS.id).describe("Equal to the receipt's mode."),
+    round: integerAtLeast(1).describe(
+      '1 without supersedesReceiptId, more than 1 with it.'
     ),
-    headSha: boundedString(LIMITS.id).check(z.describe('The commit the review saw.')),
+    headSha: boundedString(LIMITS.id).describe('The commit the review saw.'),
     items: z
       .array(FindingItemSchema)
-      .check(
-        z.maxLength(LIMITS.items, { error: `must hold at most ${LIMITS.items} items` }),
-        z.describe('Ids and ordinals unique; any order.')
-      ),
+      .max(LIMITS.items, {
+        error: `must hold at most ${LIMITS.items} items`
+      })
+      .describe('Ids and ordinals unique; any order.'),
     // Present means a non-empty string: `"baseSha": null` is invalid in flowctl.
-    baseSha: z
-      .optional(boundedString(LIMITS.id))
-      .check(
-        z.describe(
-          'Base of the reviewed diff; required when an item has an anchor; null is refused.'
-        )
+    baseSha: boundedString(LIMITS.id)
+      .optional()
+      .describe(
+        'Base of the reviewed diff; required when an item has an anchor; null is refused.'
       ),
-    supersedesReceiptId: nullOrAbsent(boundedString(LIMITS.id)).check(
-      z.describe(
+    supersedesReceiptId: boundedString(LIMITS.id)
+      .nullable()
+      .optional()
+      .describe(
         'sourceReceiptId of the generation this one follows, not its own; null counts as absent.'
       )
-    )
   })
-  .check(
-    z.describe('Structured findings, v1. At most 262144 bytes as compact UTF-8 JSON.')
-  )
+  .describe('Structured findings, v1. At most 262144 bytes as compact UTF-8 JSON.')
 
 export const CriterionSchema = z
   .strictObject({
     id: z
       .string()
-      .check(
-        z.regex(CRITERION_ID, { error: 'must be G1, G2, … (no G0, no leading zero)' }),
-        z.describe('G1, G2, …; unique in the list.')
-      ),
+      .regex(CRITERION_ID, { error: 'must be G1, G2, … (no G0, no leading zero)' })
+      .describe('G1, G2, …; unique in the list.'),
     status: z.enum(CRITERIA_STATUSES),
-    note: nullOrAbsent(boundedString(LIMITS.criteriaNote)).check(
-      z.describe('null counts as absent.')
-    )
+    note: boundedString(LIMITS.criteriaNote)
+      .nullable()
+      .optional()
+      .describe('null counts as absent.')
   })
-  .check(z.describe('One acceptance criterion of a completion review.'))
+  .describe('One acceptance criterion of a completion review.')
 
 export const CriteriaSchema = z
   .array(CriterionSchema)
-  .check(
-    z.minLength(1, { error: 'must hold at least one criterion' }),
-    z.maxLength(LIMITS.criteria, {
-      error: `must hold at most ${LIMITS.criteria} criteria`
-    }),
-    z.describe('Completion reviews only; null counts as absent.')
-  )
+  .min(1, { error: 'must hold at least one criterion' })
+  .max(LIMITS.criteria, { error: `must hold at most ${LIMITS.criteria} criteria` })
+  .describe('Completion reviews only; null counts as absent.')
 
 /**
  * The envelope as the Ralph guard reads it: `type` and `id` non-empty strings,
@@ -244,17 +218,13 @@ export const CriteriaSchema = z
 export const EnvelopeSchema = z.object({
   type: z
     .string()
-    .check(
-      z.minLength(1, { error: 'must be a non-empty string' }),
-      z.describe('plan_review, impl_review, completion_review, qa_verdict, …')
-    ),
+    .min(1, { error: 'must be a non-empty string' })
+    .describe('plan_review, impl_review, completion_review, qa_verdict, …'),
   id: z
     .string()
-    .check(
-      z.minLength(1, { error: 'must be a non-empty string' }),
-      z.describe('The reviewed epic or task (fn-1, fn-1.2).')
-    ),
-  verdict: z.enum(VERDICTS).check(z.describe('The review verdict.'))
+    .min(1, { error: 'must be a non-empty string' })
+    .describe('The reviewed epic or task (fn-1, fn-1.2).'),
+  verdict: z.enum(VERDICTS).describe('The review verdict.')
 })
 
 export type Verdict = (typeof VERDICTS)[number]
