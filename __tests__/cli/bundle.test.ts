@@ -55,6 +55,19 @@ describe('dist/cli.js', () => {
       report.annotations.map((a: { annotation_level: string }) => a.annotation_level)
     ).toEqual(['warning', 'notice', 'notice'])
   })
+  it('a base that names nothing: one line and exit 2', () => {
+    // Resolved through the object reader: its failure ends the run with the usage-error
+    // code and git's words turned into one line, never as an unhandled rejection.
+    for (const base of ['nope', 'main~99']) {
+      const run = cli('check', '--repo', demo.root, '--base', base)
+      expect(run).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `receipt-gate check: unknown revision ${JSON.stringify(base)}\n`
+      })
+    }
+  })
+
   it('check prints the text and markdown forms', () => {
     expect(cli('check', '--repo', demo.root, '--base', 'main').stdout).toMatch(
       /^✓ success — SHIP/
