@@ -69,24 +69,36 @@ export async function run(): Promise<void> {
       )
     }
     if (number === null) throw new Error('no pull request to gate')
-    const pr = await getPullRequest(octokit, context.owner, context.repo, number)
-    const head = route.headSha ?? pr.headSha
+    // Performance (issue 7): when the event names the head, the receipts are listed
+    // while the PR is read (a round trip less); its fields are awaited where needed, and
+    // a failure to read it still ends the run.
+    const pull = getPullRequest(octokit, context.owner, context.repo, number)
+    const fields = {
+      baseSha: pull.then((pr) => pr.baseSha),
+      changedFiles: pull.then((pr) => pr.changedFiles),
+      body: pull.then((pr) => pr.body),
+      branch: pull.then((pr) => pr.headRef)
+    }
+    // Each is awaited later, after the work it runs beside: never an unhandled rejection.
+    for (const value of [pull, ...Object.values(fields)]) value.catch(() => undefined)
+    const head = route.headSha ?? (await pull).headSha
     const source =
-      (await workspaceSource(context.workspace, head, pr.baseSha)) ??
+      (await workspaceSource(context.workspace, head, fields.baseSha)) ??
       apiSource({
         octokit,
         owner: context.owner,
         repo: context.repo,
         head,
         pullNumber: number,
-        changedFiles: pr.changedFiles
+        changedFiles: fields.changedFiles
       })
     const report = await evaluate({
       source,
       options: inputs.gate,
-      body: pr.body,
-      branch: pr.headRef
+      body: fields.body,
+      branch: fields.branch
     })
+    const pr = await pull
     await finish(report, inputs, context, target(octokit, inputs, context, head, pr.fork))
   } catch (error) {
     core.setFailed(

@@ -12,13 +12,15 @@ import type { ReceiptSource } from '../source/types.js'
 export async function workspaceSource(
   workspace: string | undefined,
   head: string,
-  baseSha: string
+  /** The PR's base; a promise is awaited only when the workspace holds a full history. */
+  base: string | Promise<string>
 ): Promise<ReceiptSource | null> {
   if (!workspace) return null
   // Performance (issue 7): the usual answers come from the file system, without a
   // process: no checkout (pull_request_target), or a shallow one (the default depth 1).
   const history = await fullHistory(workspace)
   if (history === false) return null
+  const baseSha = await base
   const objects = new ObjectReader(workspace)
   try {
     const [present, mergeBase, shallow] = await Promise.all([

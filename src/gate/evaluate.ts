@@ -43,10 +43,13 @@ import {
 export interface EvaluateInput {
   source: ReceiptSource
   options: GateOptions
-  /** The PR body, or null when there is none to audit. */
-  body: string | null
-  /** The PR's head branch (for the deferral file), or null. */
-  branch: string | null
+  /**
+   * The PR body, or null when there is none to audit. A promise (the action) lets the
+   * receipts be listed while the PR is still being read; it is awaited after listing.
+   */
+  body: string | null | Promise<string | null>
+  /** The PR's head branch (for the deferral file), or null; a promise likewise. */
+  branch: string | null | Promise<string | null>
 }
 
 /** Where a receipt's reviewed SHA comes from, before the head rule is applied. */
@@ -87,9 +90,10 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const selected = applyCaps(
     await selectPlans(planReceipts(listing.entries), input, notes, changed)
   )
-  const sinkPath = input.branch ? deferralSinkPath(input.branch) : null
+  const [body, branch] = await Promise.all([input.body, input.branch])
+  const sinkPath = branch ? deferralSinkPath(branch) : null
   const sinkRead =
-    options.auditDeferred && input.body !== null && sinkPath
+    options.auditDeferred && body !== null && sinkPath
       ? source.readFile(sinkPath)
       : Promise.resolve(null)
   // Performance (issue 7): each receipt is read and judged as soon as its own files are
@@ -125,7 +129,7 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   }
   const audit = auditDeferred({
     enabled: options.auditDeferred,
-    body: input.body,
+    body,
     deferredCount: rows.reduce((sum, row) => sum + (row.details?.deferred ?? 0), 0),
     sink:
       sink && sinkPath

@@ -24,8 +24,11 @@ export interface ApiSourceOptions {
   repo: string
   head: string
   pullNumber: number
-  /** `changed_files` of the PR (from pulls.get): over the cap, selection falls back to all. */
-  changedFiles: number
+  /**
+   * `changed_files` of the PR (from pulls.get): over the cap, selection falls back to
+   * all. A promise lets the tree walk start while the PR is being read.
+   */
+  changedFiles: number | Promise<number>
 }
 
 type RawTreeEntry = {
@@ -63,10 +66,11 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
       }
     },
     async changedPaths() {
-      if (options.changedFiles > PR_FILES_CAP) {
+      const changedFiles = await options.changedFiles
+      if (changedFiles > PR_FILES_CAP) {
         return {
           paths: null,
-          note: `the PR changes ${options.changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
+          note: `the PR changes ${changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
         }
       }
       const files = await octokit.paginate(octokit.rest.pulls.listFiles, {
