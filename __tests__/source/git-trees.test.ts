@@ -354,9 +354,12 @@ describe('the object reader', () => {
       reader.read('HEAD:missing'),
       reader.info(blob.slice(0, 4)),
       reader.read(`${blob}\nHEAD`),
-      reader.read('HEAD:small.txt')
+      reader.read('HEAD:small.txt'),
+      // Read past without being held; the answers after it stay in step.
+      reader.read('HEAD:big.bin', 1000),
+      reader.read('HEAD:small.txt', 6)
     ])
-    const [bigRead, info, empty, missing, short, newline, small] = answers
+    const [bigRead, info, empty, missing, short, newline, small, capped, atCap] = answers
     expect(!isNotFound(bigRead) && Buffer.compare(bigRead.content, big)).toBe(0)
     expect(info).toEqual({ oid: blob, type: 'blob', size: 6 })
     expect(!isNotFound(empty) && empty.content.length).toBe(0)
@@ -364,6 +367,8 @@ describe('the object reader', () => {
     expect(isNotFound(short) || short.oid === blob).toBe(true)
     expect(newline).toEqual({ missing: 'missing' })
     expect(!isNotFound(small) && small.content.toString()).toBe('hello\n')
+    expect(capped).toEqual({ missing: 'too large' })
+    expect(!isNotFound(atCap) && atCap.content.toString()).toBe('hello\n')
   }
 
   it('answers in order through one --batch-command process', async () => {

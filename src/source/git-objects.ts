@@ -42,6 +42,8 @@ type Kind = 'info' | 'contents'
 interface Pending {
   kind: Kind
   name: string
+  /** Larger contents are read past and answered `too large` (a hostile file is not held). */
+  maxBytes: number
   resolve: (value: ObjectInfo | GitObject | NotFound) => void
   reject: (error: Error) => void
 }
@@ -68,8 +70,8 @@ class Channel {
   private readonly queue: Pending[] = []
   private readonly child: ChildProcessWithoutNullStreams
   private buffer: Buffer = Buffer.alloc(0)
-  /** The object being received: its header, the target buffer and bytes so far. */
-  private body: { info: ObjectInfo; content: Buffer; filled: number } | null = null
+  /** The object being received: its header, its buffer (null: read past) and bytes so far. */
+  private body: { info: ObjectInfo; content: Buffer | null; filled: number } | null = null
   private stderr = ''
   private closed = false
   /** Set when git exits before answering anything (used to detect an old git). */
@@ -170,15 +172,15 @@ class Channel {
         // Copy what arrived into the object's own buffer: no re-concatenation of a
         // large blob for every chunk of the pipe.
         const { info, content } = this.body
-        const take = Math.min(content.length - this.body.filled, this.buffer.length - at)
-        this.buffer.copy(content, this.body.filled, at, at + take)
+        const take = Math.min(info.size - this.body.filled, this.buffer.length - at)
+        content?.set(this.buffer.subarray(at, at + take), this.body.filled)
         this.body.filled += take
         at += take
         // The content, then one newline.
-        if (this.body.filled < content.length || at >= this.buffer.length) break
+        if (this.body.filled < info.size || at >= this.buffer.length) break
         at += 1
         this.body = null
-        this.settle({ ...info, content })
+        this.settle(content === null ? { missing: 'too large' } : { ...info, content })
         continue
       }
       const eol = this.buffer.indexOf(0x0a, at)
@@ -186,11 +188,13 @@ class Channel {
       const header = this.buffer.toString('utf8', at, eol)
       at = eol + 1
       const info = parseHeader(header)
-      if (isNotFound(info) || (this.queue[0] as Pending).kind === 'info') {
+      const request = this.queue[0] as Pending
+      if (isNotFound(info) || request.kind === 'info') {
         this.settle(info)
         continue
       }
-      this.body = { info, content: Buffer.allocUnsafe(info.size), filled: 0 }
+      const content = info.size > request.maxBytes ? null : Buffer.allocUnsafe(info.size)
+      this.body = { info, content, filled: 0 }
     }
     this.buffer = at >= this.buffer.length ? Buffer.alloc(0) : this.buffer.subarray(at)
   }
@@ -212,6 +216,12 @@ function parseHeader(header: string): ObjectInfo | NotFound {
 }
 
 /**
+ * The default bound of one object read: above SPEC §2's 64 MiB for all receipts, so it
+ * only ever stops what no cap would let through (a commit, tree or file of any size).
+ */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+
+/**
  * Answers object questions about one repository through as few `cat-file` processes
  * as the installed git allows (one for git ≥ 2.36, two otherwise).
  */
@@ -231,9 +241,12 @@ export class ObjectReader {
     return this.ask('info', name)
   }
 
-  /** The object `name` names, with its content. */
-  async read(name: string): Promise<GitObject | NotFound> {
-    return this.ask('contents', name) as Promise<GitObject | NotFound>
+  /**
+   * The object `name` names, with its content; `too large` past `maxBytes` (the bytes are
+   * read past, never held).
+   */
+  async read(name: string, maxBytes = DEFAULT_MAX_BYTES): Promise<GitObject | NotFound> {
+    return this.ask('contents', name, maxBytes) as Promise<GitObject | NotFound>
   }
 
   /** Lets the processes exit (they also never keep node alive while idle). */
@@ -244,12 +257,13 @@ export class ObjectReader {
 
   private async ask(
     kind: Kind,
-    name: string
+    name: string,
+    maxBytes = DEFAULT_MAX_BYTES
   ): Promise<ObjectInfo | GitObject | NotFound> {
     // The protocol is one name per line: a name with a line break can name nothing.
     if (/[\n\r]/.test(name) || name === '') return { missing: 'missing' }
     return new Promise((resolve, reject) => {
-      this.channelFor(kind).ask({ kind, name, resolve, reject })
+      this.channelFor(kind).ask({ kind, name, maxBytes, resolve, reject })
     })
   }
 

@@ -90,6 +90,11 @@ export async function headBranch(repo: string): Promise<string | null | undefine
 /** Receipt text is hostile: only a hex SHA is ever handed to git, never a ref or an option. */
 const SHA_LIKE = /^[0-9a-f]{4,64}$/i
 
+const BLOB_MISSING: Record<string, string> = {
+  ambiguous: 'ambiguous object name',
+  'too large': 'larger than git objects are read here (64 MiB)'
+}
+
 /** Past this many commits after a review, `rev-list` counts (it has the commit graph). */
 const LINEAR_WALK_CAP = 100
 
@@ -112,8 +117,7 @@ export function gitSource({
   const trees = new TreeReader(objects, head)
   const readBlob = async (name: string): Promise<Uint8Array | string> => {
     const found = await objects.read(name)
-    if (isNotFound(found))
-      return found.missing === 'ambiguous' ? 'ambiguous object name' : 'no such object'
+    if (isNotFound(found)) return BLOB_MISSING[found.missing] ?? 'no such object'
     return found.content
   }
   return {
