@@ -458,6 +458,26 @@ describe('requests (SPEC §9)', () => {
     })
   })
 
+  it('a files list of three pages: the receipt on the last one is selected (pages followed from the first, asked beside the PR read)', async () => {
+    // Bookkeeping files that sort before the receipt push it to the third page.
+    const f = await fixture((reviewed, base) => ({
+      ...Object.fromEntries(
+        Array.from({ length: 230 }, (_, i) => [
+          `.flow/a/${String(i).padStart(3, '0')}.json`,
+          '{}\n'
+        ])
+      ),
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+        item: () => ({ severity: 'P2' })
+      })
+    }))
+    const result = await run(f)
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs.conclusion).toBe('success')
+    expect(result.outputs.receipts).toBe('1')
+    expect(f.fake.countByOperation()['pulls/list-files']).toBe(3)
+  })
+
   it('an unbound receipt committed together with code is stale through the API too', async () => {
     const f = await fixture(() => ({
       [`${DIR}/impl-fn-7.1.json`]: JSON.stringify({

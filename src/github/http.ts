@@ -175,7 +175,8 @@ export function createRestClient(options: RestClientOptions): RestClient {
   }
 }
 
-function nextLink(headers: Record<string, string>): string | null {
+/** The `rel="next"` URL of a list answer's `link` header, or null on the last page. */
+export function nextLink(headers: Record<string, string>): string | null {
   return /<([^>]+)>;\s*rel="next"/.exec(headers.link ?? '')?.[1] ?? null
 }
 
