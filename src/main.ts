@@ -22,7 +22,7 @@ import { evaluate } from './gate/evaluate.js'
 import type { Report } from './gate/report.js'
 import { apiSource } from './github/api-source.js'
 import { createClient, type Octokit } from './github/client.js'
-import { findPullRequestByHead, getPullRequest } from './github/pulls.js'
+import { findPullRequestByHead, getPullRequest, pendingFields } from './github/pulls.js'
 
 /** Runs the action; never throws (failures fail the step with one clear message). */
 export async function run(): Promise<void> {
@@ -70,36 +70,27 @@ export async function run(): Promise<void> {
     }
     if (number === null) throw new Error('no pull request to gate')
     // Performance (issue 7): when the event names the head, the receipts are listed
-    // while the PR is read (a round trip less); its fields are awaited where needed, and
-    // a failure to read it still ends the run.
-    const pull = getPullRequest(octokit, context.owner, context.repo, number)
-    const fields = {
-      baseSha: pull.then((pr) => pr.baseSha),
-      changedFiles: pull.then((pr) => pr.changedFiles),
-      body: pull.then((pr) => pr.body),
-      branch: pull.then((pr) => pr.headRef)
-    }
-    // Each is awaited later, after the work it runs beside: never an unhandled rejection.
-    for (const value of [pull, ...Object.values(fields)]) value.catch(() => undefined)
-    const head = route.headSha ?? (await pull).headSha
+    // while the PR is read (a round trip less); its fields are awaited where needed.
+    const pr = pendingFields(getPullRequest(octokit, context.owner, context.repo, number))
+    const head = route.headSha ?? (await pr.headSha)
     const source =
-      (await workspaceSource(context.workspace, head, fields.baseSha)) ??
+      (await workspaceSource(context.workspace, head, pr.baseSha)) ??
       apiSource({
         octokit,
         owner: context.owner,
         repo: context.repo,
         head,
         pullNumber: number,
-        changedFiles: fields.changedFiles
+        changedFiles: pr.changedFiles
       })
     const report = await evaluate({
       source,
       options: inputs.gate,
-      body: fields.body,
-      branch: fields.branch
+      body: pr.body,
+      branch: pr.headRef
     })
-    const pr = await pull
-    await finish(report, inputs, context, target(octokit, inputs, context, head, pr.fork))
+    const fork = await pr.fork
+    await finish(report, inputs, context, target(octokit, inputs, context, head, fork))
   } catch (error) {
     core.setFailed(
       `Receipt Gate: ${error instanceof Error ? error.message : String(error)}`
