@@ -3,8 +3,7 @@
  * annotations; an unreadable receipt gets a failure annotation on its own file.
  * Titles ≤ 255 characters, messages and raw details ≤ 64 KB.
  */
-import { LINE_CONTROL_CHARS } from '../render/safe-text.js'
-import { terminalText } from '../render/safe-text.js'
+import { LINE_CONTROL_CHARS, terminalText } from '../render/safe-text.js'
 import type { ReceiptRow, ReportAnnotation, ReportFinding } from './report.js'
 
 export const ANNOTATION_LIMITS = {

@@ -12,7 +12,6 @@ import type {
   TreeListing
 } from '../source/types.js'
 import { GitHubError, type Octokit } from './client.js'
-import { nextLink } from './http.js'
 
 /** GitHub caps the PR files list at 3,000 and a comparison's files at 300. */
 export const PR_FILES_CAP = 3000
@@ -83,7 +82,7 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
           note: `the PR changes ${changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
         }
       }
-      const files = await remainingPages(octokit, await firstPage)
+      const files = await octokit.pagesFrom(await firstPage)
       // A rename touches both paths: moving a receipt in or out of the folder changes it.
       return {
         paths: files.flatMap((file) =>
@@ -96,29 +95,6 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
     ancestry: async (reviewed) => ancestry(octokit, base, reviewed, head),
     receiptCommit: async (path) => receiptCommit(octokit, base, head, path)
   }
-}
-
-/** Every item of a list, from its first page on, following `link` as `paginate` does. */
-async function remainingPages<T>(
-  octokit: Octokit,
-  first: { data: T[]; headers: Record<string, string | number | undefined> }
-): Promise<T[]> {
-  const items = [...first.data]
-  for (let next = nextLink(stringHeaders(first.headers)); next !== null;) {
-    const page = await octokit.request(`GET ${next}`)
-    items.push(...(page.data as T[]))
-    next = nextLink(page.headers)
-  }
-  return items
-}
-
-function stringHeaders(
-  headers: Record<string, string | number | undefined>
-): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers))
-    if (value !== undefined) out[name] = String(value)
-  return out
 }
 
 /** Walks to `dir` through non-recursive trees, then takes one recursive tree of it. */

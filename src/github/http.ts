@@ -79,6 +79,8 @@ export interface RestClient {
   }
   /** Every page of a list endpoint, following the `link` header as octokit does. */
   paginate<P, T>(method: (params: P) => Promise<{ data: T[] }>, params: P): Promise<T[]>
+  /** The same from a first page already asked for (to ask it beside other work). */
+  pagesFrom<T>(firstPage: { data: T[] }): Promise<T[]>
   /** `hook.wrap('request', wrapper)`: the wrapper sees every request, retries included. */
   hook: {
     wrap(
@@ -163,20 +165,24 @@ export function createRestClient(options: RestClientOptions): RestClient {
       method: (params: P) => Promise<{ data: T[] }>,
       params: P
     ): Promise<T[]> {
-      const first = (await method(params)) as unknown as RestResponse
-      const items = [...(first.data as T[])]
-      for (let next = nextLink(first.headers); next;) {
-        const page = await request(`GET ${next}`)
-        items.push(...(page.data as T[]))
-        next = nextLink(page.headers)
-      }
-      return items
+      return pagesFrom(await method(params))
+    },
+    pagesFrom
+  }
+
+  async function pagesFrom<T>(firstPage: { data: T[] }): Promise<T[]> {
+    const first = firstPage as unknown as RestResponse
+    const items = [...(first.data as T[])]
+    for (let next = nextLink(first.headers); next;) {
+      const page = await request(`GET ${next}`)
+      items.push(...(page.data as T[]))
+      next = nextLink(page.headers)
     }
+    return items
   }
 }
 
-/** The `rel="next"` URL of a list answer's `link` header, or null on the last page. */
-export function nextLink(headers: Record<string, string>): string | null {
+function nextLink(headers: Record<string, string>): string | null {
   return /<([^>]+)>;\s*rel="next"/.exec(headers.link ?? '')?.[1] ?? null
 }
 

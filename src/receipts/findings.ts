@@ -121,7 +121,7 @@ function byteBound(raw: JsonObject, prefix: string): string[] {
 // for unpaired surrogates — 7.6 of the 11 ms a maximal container took to validate
 // (`JSON.stringify` returns a rope that `Buffer.byteLength` must flatten). One walk now
 // counts the bytes `JSON.stringify` would write, without building the text: 0.5 ms.
-// `__tests__/receipts/json-bytes.test.ts` holds it equal to the old expression.
+// `__tests__/receipts/perf-equivalence.test.ts` holds it equal to the old expression.
 const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/
 

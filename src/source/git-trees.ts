@@ -124,7 +124,7 @@ export class TreeReader {
       raw: Buffer.alloc(0),
       oid: (await this.commit(commit)).tree
     }
-    for (const segment of dir.split('/').filter((s) => s !== '' && s !== '.')) {
+    for (const segment of segmentsOf(dir)) {
       if (at.type !== 'tree') return null
       const entry = (await this.tree(at.oid)).find((e) => e.name === segment)
       if (entry === undefined || entry.type === 'blob') return null
@@ -140,10 +140,7 @@ export class TreeReader {
   async listRecursive(commit: string, dir: string): Promise<TreeEntry[]> {
     const root = await this.treeAt(commit, dir)
     if (root === null) return []
-    const prefix = dir
-      .split('/')
-      .filter((s) => s !== '' && s !== '.')
-      .join('/')
+    const prefix = segmentsOf(dir).join('/')
     // A submodule at `dir` is listed as itself, as `ls-tree` lists it for `dir/`.
     if (root.type === 'commit')
       return [
@@ -242,6 +239,11 @@ export class TreeReader {
     if (l.type === 'tree') return this.diffTrees(l.oid, r.oid, `${prefix}${l.name}/`)
     return [`${prefix}${l.name}`]
   }
+}
+
+/** The names along a slash-separated folder path (empty and `.` segments name nothing). */
+function segmentsOf(dir: string): string[] {
+  return dir.split('/').filter((segment) => segment !== '' && segment !== '.')
 }
 
 function sizeOf(info: ObjectInfo | { missing: string } | null): number | null {
