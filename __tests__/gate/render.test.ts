@@ -5,25 +5,20 @@ import { mdFence, mdInline } from '../../src/render/markdown-escape.js'
 import { renderSummary, renderTitle } from '../../src/render/summary.js'
 import { renderText } from '../../src/render/text.js'
 import MarkdownIt from 'markdown-it'
+import { reportFinding } from '../support/report-builders.js'
 
 const HOSTILE =
   '::set-output name=x::1 <img src=x onerror=alert(1)> @everyone @org/team </details> | a | b | [x](javascript:alert(1)) ```\u001b[31m\u202e'
 
 function finding(over: Partial<ReportFinding> = {}): ReportFinding {
-  return {
-    id: 'finding-1',
-    ordinal: 1,
-    severity: 'P1',
-    confidence: 75,
-    classification: 'introduced',
-    status: 'open',
+  return reportFinding({
     title: HOSTILE,
     body: `${HOSTILE}\n\`\`\`\`\nbreak out`,
     suggestion: HOSTILE,
     rIds: ['R1'],
     anchor: { path: 'src/a.ts', side: 'head', startLine: 4, endLine: 9 },
     ...over
-  }
+  })
 }
 
 function report(rows: Partial<ReceiptRow>[] = [{}]): Report {

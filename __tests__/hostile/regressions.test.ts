@@ -16,6 +16,7 @@ import { GitHubError, createClient } from '../../src/github/client.js'
 import { checkContainer } from '../../src/receipts/findings.js'
 import { findingLine, renderSummary, renderTitle } from '../../src/render/summary.js'
 import { GitRepo } from '../support/git-repo.js'
+import { reportFinding } from '../support/report-builders.js'
 import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
 import {
   buildContainer,
@@ -54,22 +55,7 @@ describe('validation reasons echo bounded text (an unknown key of any length)', 
   })
 })
 
-function finding(over: Partial<ReportFinding> = {}): ReportFinding {
-  return {
-    id: 'finding-1',
-    ordinal: 1,
-    severity: 'P1',
-    confidence: 75,
-    classification: 'introduced',
-    status: 'open',
-    title: 'Title',
-    body: 'Body',
-    suggestion: null,
-    rIds: [],
-    anchor: { path: 'src/a.ts', side: 'head', startLine: 1, endLine: 2 },
-    ...over
-  }
-}
+const finding = reportFinding
 
 function row(
   findings: ReportFinding[],
@@ -275,33 +261,24 @@ describe('a write that lands after its timeout is not sent twice', () => {
       log: () => undefined
     })
 
-  it('a create that times out and lands later: one check run', async () => {
-    // 1.5 s latency against the 1 s timeout: the create lands after the client gave up.
-    const remove = fake.faults.add({
-      kind: 'latency',
-      route: 'checks/create',
-      ms: 1500,
-      times: 1
-    })
-    await publish('create-1')
+  it.each([
+    [
+      'a create that times out and lands later: one check run',
+      'checks/create',
+      'create-1'
+    ],
+    [
+      'a PATCH that times out and lands later: no annotation twice',
+      'checks/update',
+      'update-1'
+    ]
+  ])('%s', async (_name, route, externalId) => {
+    // 1.5 s latency against the 1 s timeout: the write lands after the client gave up.
+    const remove = fake.faults.add({ kind: 'latency', route, ms: 1500, times: 1 })
+    await publish(externalId)
     await new Promise((resolve) => setTimeout(resolve, 600))
     remove()
-    const runs = fake.checks.runs.filter((r) => r.external_id === 'create-1')
-    expect(runs).toHaveLength(1)
-    expect(runs[0]!.annotations).toHaveLength(60)
-  })
-
-  it('a PATCH that times out and lands later: no annotation twice', async () => {
-    const remove = fake.faults.add({
-      kind: 'latency',
-      route: 'checks/update',
-      ms: 1500,
-      times: 1
-    })
-    await publish('update-1')
-    await new Promise((resolve) => setTimeout(resolve, 600))
-    remove()
-    const runs = fake.checks.runs.filter((r) => r.external_id === 'update-1')
+    const runs = fake.checks.runs.filter((r) => r.external_id === externalId)
     expect(runs).toHaveLength(1)
     expect(runs[0]!.annotations).toHaveLength(60)
   })
