@@ -418,6 +418,47 @@ describe('events', () => {
 })
 
 describe('requests (SPEC §9)', () => {
+  it('the receipts folder is one tree asked for by name; walked to when GitHub refuses the name; a missing folder lists nothing', async () => {
+    const receipts = (reviewed: string, base: string) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+        item: () => ({ severity: 'P3' })
+      })
+    })
+    const trees = (r: ActionRun) =>
+      r.requests
+        .filter((q) => q.operationId === 'git/get-tree')
+        .map((q) => [
+          decodeURIComponent(q.path.replace(/^.*\/git\/trees\//, '')),
+          q.status
+        ])
+    const named = await fixture(receipts)
+    const head = named.repo.revParse('feature/fn-7')
+    const byName = await run(named)
+    expect(trees(byName)).toEqual([[`${head}:${DIR}?recursive=1`, 200]])
+
+    const refused = await fixture(receipts, {}, { treePaths: false })
+    const walked = await run(refused)
+    expect(
+      trees(walked).map(([path, status]) => [String(path).slice(41), status])
+    ).toEqual([
+      [`${DIR}?recursive=1`, 404],
+      ['', 200],
+      ['', 200],
+      ['recursive=1', 200]
+    ])
+    // The same receipt, the same verdict, either way.
+    for (const result of [byName, walked]) {
+      expect(result.exitCode).toBe(0)
+      expect(result.outputs).toMatchObject({ conclusion: 'success', receipts: '1' })
+      expect(result.summary).toContain('- **P3** · confidence 75 · open — Finding 1')
+    }
+
+    const none = await fixture(() => ({ 'docs/readme.md': 'no receipts\n' }))
+    const missing = await run(none)
+    expect(trees(missing).map(([, status]) => status)).toEqual([404, 200])
+    expect(missing.outputs).toMatchObject({ receipts: '0' })
+  })
+
   it('unbound receipts through the API: one commit lookup each, one compare per distinct reviewed SHA', async () => {
     const legacy = (id: string) =>
       JSON.stringify({
@@ -448,7 +489,7 @@ describe('requests (SPEC §9)', () => {
     ])
     expect(f.fake.countByOperation()).toEqual({
       'pulls/get': 1,
-      'git/get-tree': 3,
+      'git/get-tree': 1,
       'pulls/list-files': 1,
       'git/get-blob': 2,
       'repos/get-content': 1,

@@ -13,6 +13,7 @@ import {
 import {
   startFakeGitHub,
   type FakeGitHub,
+  type FakeGitHubOptions,
   type PullRequestSpec
 } from '../support/github-api/server.js'
 import { runAction, type ActionRun, type RunActionOptions } from '../support/runner.js'
@@ -34,7 +35,8 @@ export interface PrFixture {
  */
 export async function prFixture(
   receipts: (reviewed: string, base: string) => Record<string, string>,
-  pull: Partial<PullRequestSpec> = {}
+  pull: Partial<PullRequestSpec> = {},
+  fakeOptions: Partial<Pick<FakeGitHubOptions, 'treePaths'>> = {}
 ): Promise<PrFixture> {
   const repo = GitRepo.init()
   repo.write({
@@ -48,6 +50,7 @@ export async function prFixture(
   repo.write(receipts(reviewed, base))
   repo.commit('chore(flow): record review', { allowEmpty: true })
   const fake = await startFakeGitHub({
+    ...fakeOptions,
     repo,
     pulls: [
       {

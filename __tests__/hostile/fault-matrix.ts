@@ -37,7 +37,11 @@ export const ROUTES: readonly Route[] = [
     event: 'workflow_run'
   },
   { id: 'pulls/list-files', method: 'GET', purpose: 'select: changed' },
-  { id: 'git/get-tree', method: 'GET', purpose: 'walk to receipts-dir, list it' },
+  {
+    id: 'git/get-tree',
+    method: 'GET',
+    purpose: 'list receipts-dir (by name; walked to if refused)'
+  },
   { id: 'git/get-blob', method: 'GET', purpose: 'read receipts and history' },
   {
     id: 'repos/compare-commits-with-basehead',

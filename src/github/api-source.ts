@@ -97,27 +97,22 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
   }
 }
 
-/** Walks to `dir` through non-recursive trees, then takes one recursive tree of it. */
+type RawTree = { tree: unknown; truncated?: unknown }
+
+/**
+ * Lists `dir` at the head from one recursive tree of that folder only (SPEC §2: a
+ * whole-repo recursive tree truncates on large repos).
+ */
 async function listTree(
   octokit: Octokit,
   base: { owner: string; repo: string },
   head: string,
   dir: string
 ): Promise<TreeListing> {
-  let sha = head
-  for (const segment of dir.split('/')) {
-    const { data } = await octokit.rest.git.getTree({ ...base, tree_sha: sha })
-    const next = (data.tree as RawTreeEntry[]).find(
-      (entry) => entry.path === segment && entry.type === 'tree'
-    )
-    if (!next?.sha) return { entries: [], truncated: false }
-    sha = next.sha
-  }
-  const { data } = await octokit.rest.git.getTree({
-    ...base,
-    tree_sha: sha,
-    recursive: '1'
-  })
+  const data =
+    (await folderByName(octokit, base, head, dir)) ??
+    (await walkTo(octokit, base, head, dir))
+  if (!data) return { entries: [], truncated: false }
   const entries: TreeEntry[] = (data.tree as RawTreeEntry[])
     .filter(
       (entry) =>
@@ -133,6 +128,59 @@ async function listTree(
       size: typeof entry.size === 'number' ? entry.size : null
     }))
   return { entries, truncated: data.truncated === true }
+}
+
+/**
+ * The folder's recursive tree in one request (issue 7, SPEC §9's "1 tree"): GitHub
+ * resolves a tree-ish `<commit>:<path>` as `tree_sha`, where walking there costs one
+ * request per segment, each waiting for the last. Its description names only SHAs and
+ * refs, so a refusal (404, 422: also what a missing folder gets) is not an answer:
+ * undefined sends the caller down the walk, which tells the two apart.
+ */
+async function folderByName(
+  octokit: Octokit,
+  base: { owner: string; repo: string },
+  head: string,
+  dir: string
+): Promise<RawTree | undefined> {
+  // Only plain segments: `.` would mean something else to git than to the walk.
+  if (dir.split('/').some((segment) => segment === '.')) return undefined
+  try {
+    const { data } = await octokit.rest.git.getTree({
+      ...base,
+      tree_sha: `${head}:${dir}`,
+      recursive: '1'
+    })
+    return data
+  } catch (error) {
+    if (error instanceof GitHubError && (error.status === 404 || error.status === 422))
+      return undefined
+    throw error
+  }
+}
+
+/** Walks to `dir` through non-recursive trees, then takes one recursive tree of it. */
+async function walkTo(
+  octokit: Octokit,
+  base: { owner: string; repo: string },
+  head: string,
+  dir: string
+): Promise<RawTree | null> {
+  let sha = head
+  for (const segment of dir.split('/')) {
+    const { data } = await octokit.rest.git.getTree({ ...base, tree_sha: sha })
+    const next = (data.tree as RawTreeEntry[]).find(
+      (entry) => entry.path === segment && entry.type === 'tree'
+    )
+    if (!next?.sha) return null
+    sha = next.sha
+  }
+  const { data } = await octokit.rest.git.getTree({
+    ...base,
+    tree_sha: sha,
+    recursive: '1'
+  })
+  return data
 }
 
 async function readBlob(

@@ -160,17 +160,16 @@ export async function fakeFor(pr: BenchPr): Promise<FakeGitHub> {
 }
 
 /**
- * SPEC §9's request bound for the API source on this PR: 1 PR read, 1 files list, the
- * tree walk to `receipts-dir` (one non-recursive tree per segment, SPEC §2) plus one
- * recursive tree, one read per receipt or history file and one for the deferral file, one
- * compare per distinct reviewed SHA (here one), ceil(annotations / 50) writes.
+ * SPEC §9's request bound for the API source on this PR: 1 PR read, 1 files list, 1 tree
+ * (the recursive tree of `receipts-dir`, asked for by name), one read per receipt or
+ * history file and one for the deferral file, one compare per distinct reviewed SHA
+ * (here one), ceil(annotations / 50) writes.
  */
 export function specMinimum(pr: BenchPr, annotations: number): Record<string, number> {
-  const segments = '.flow/review-receipts'.split('/').length
   return {
     'pulls/get': 1,
     'pulls/list-files': Math.max(1, Math.ceil(prFiles(pr) / 100)),
-    'git/get-tree': segments + 1,
+    'git/get-tree': 1,
     'git/get-blob': pr.receiptFiles,
     'repos/get-content': 1,
     'repos/compare-commits-with-basehead': 1,

@@ -74,6 +74,12 @@ export interface FakeGitHubOptions {
   token?: string
   /** Reject body properties the schema does not declare (default true; GitHub ignores them). */
   rejectUnknownProperties?: boolean
+  /**
+   * Resolve a tree-ish `<rev>:<path>` in `git/trees/{tree_sha}` (default true). GitHub
+   * does, though its description names only a SHA or a ref; false answers 404 for it,
+   * as a GitHub that stopped doing so would.
+   */
+  treePaths?: boolean
 }
 
 export interface RecordedRequest {
@@ -1130,7 +1136,7 @@ export class FakeGitHub {
 
   private async getTree(ctx: Ctx): Promise<Result> {
     const rev = ctx.params.tree_sha ?? ''
-    const tree = await this.git.resolveTree(rev)
+    const tree = await this.resolveTreeish(rev)
     if (!tree) throw new HttpError(404, 'Not Found')
     const recursive = ctx.query.has('recursive')
     let entries = await this.git.lsTree(tree, recursive)
@@ -1160,6 +1166,17 @@ export class FakeGitHub {
         truncated
       }
     }
+  }
+
+  /** A tree SHA, a commit or ref (peeled), or `<rev>:<path>` naming a folder in it. */
+  private async resolveTreeish(rev: string): Promise<string | undefined> {
+    const colon = rev.indexOf(':')
+    if (colon < 0) return this.git.resolveTree(rev)
+    if (this.options.treePaths === false) return undefined
+    const commit = await this.git.resolveCommit(rev.slice(0, colon))
+    if (!commit) return undefined
+    const entry = await this.git.entryAt(commit, rev.slice(colon + 1))
+    return entry?.type === 'tree' ? entry.sha : undefined
   }
 
   private async getBlob(ctx: Ctx): Promise<Result> {
