@@ -10,6 +10,7 @@ import {
   rmSync,
   writeFileSync
 } from 'node:fs'
+import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 
 // The action is three bundles (issue 7: load what a run needs, when it needs it):
@@ -21,8 +22,31 @@ const ENTRIES = [
   { src: 'src/main.ts', out: 'main.js' },
   { src: 'src/index.ts', out: 'index.js' },
   { src: 'src/github/octokit.ts', out: 'octokit.js' },
-  { src: 'src/cli.ts', out: 'cli.js' }
+  { src: 'src/cli.ts', out: 'cli.js' },
+  // The CLI proper, run by dist/cli.js through V8's code cache (src/cli/compile-cache.ts).
+  { src: 'src/cli/entry.ts', out: 'cli-body.js', script: true }
 ].filter((entry) => existsSync(entry.src))
+
+/**
+ * ncc's ES module output as the classic script `vm.Script` compiles (it has no code cache
+ * for modules on Node 20): one `async function (createRequire, url)`. The module's only
+ * import is `createRequire` (node built-ins are required through it), `import.meta.url`
+ * becomes the `url` argument and its top-level await stays inside the async function.
+ * Anything else module-only would be a syntax error in a script: refused here, and the
+ * bundle tests run the result.
+ */
+function asScript(code) {
+  const body = code.replace(/^#!.*\n/, '')
+  const preamble = /^import\{createRequire as ([\w$]+)\}from"module";/.exec(body)
+  if (!preamble)
+    throw new Error('cli body: ncc output does not start with its createRequire import')
+  const rest = body.slice(preamble[0].length).replaceAll('import.meta.url', '__rg_url')
+  if (/\bimport\s*[({*]|\bimport\.meta\b|\bexport\s*[{*]/.test(rest))
+    throw new Error('cli body: module syntax left that a classic script cannot hold')
+  const script = `(async function (${preamble[1]}, __rg_url) {"use strict";${rest}\n})\n`
+  const hash = createHash('sha256').update(script).digest('hex')
+  return `/*! receipt-gate cli body sha256:${hash} */\n${script}`
+}
 
 const ncc = join('node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js')
 rmSync('dist', { recursive: true, force: true })
@@ -48,7 +72,15 @@ for (const entry of ENTRIES) {
       stdio: 'inherit'
     }
   )
-  renameSync(join(tmp, 'index.js'), join('dist', entry.out))
+  if (entry.script) {
+    writeFileSync(
+      join('dist', entry.out),
+      asScript(readFileSync(join(tmp, 'index.js'), 'utf8'))
+    )
+    rmSync(join(tmp, 'index.js'))
+  } else {
+    renameSync(join(tmp, 'index.js'), join('dist', entry.out))
+  }
   if (existsSync(join(tmp, 'licenses.txt')))
     licenses.push(readFileSync(join(tmp, 'licenses.txt'), 'utf8'))
   for (const extra of readdirSync(tmp)) {

@@ -1,13 +1,10 @@
 #!/usr/bin/env node
-/** Entry of the `receipt-gate` CLI (bundled as dist/cli.js). */
-import { readFileSync } from 'node:fs'
-import { main } from './cli/main.js'
+/**
+ * Entry of the `receipt-gate` CLI (bundled as dist/cli.js): runs the CLI proper,
+ * dist/cli-body.js (`src/cli/entry.ts`), through V8's code cache (`cli/compile-cache.ts`).
+ */
+import { runBody } from './cli/compile-cache.js'
 
-process.exitCode = await main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  readFile: (path) => readFileSync(path),
-  cwd: process.cwd(),
-  color: Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined,
-  env: process.env
-})
+// A name, not a literal: ncc would take `new URL('./…', import.meta.url)` for an asset.
+const BODY = 'cli-body.js'
+await runBody(new URL(BODY, import.meta.url))

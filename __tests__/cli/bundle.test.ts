@@ -1,7 +1,15 @@
 /** The real bundled `dist/cli.js`, run as a user runs it, on the demo repository and the corpus. */
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 // @ts-expect-error: a plain ES module script shared with `npm run demo`
 import { buildDemoRepo } from '../../scripts/demo-repo.mjs'
@@ -9,13 +17,23 @@ import { CORPUS, FIXTURES } from '../support/corpus.js'
 
 const CLI = join(FIXTURES, '..', '..', 'dist', 'cli.js')
 const demo = buildDemoRepo() as { root: string; bodyFile: string; head: string }
+// The compile cache of these runs: a folder of their own, not the user's.
+const CACHE = mkdtempSync(join(tmpdir(), 'rg-cli-cache-'))
 afterAll(() => {
   rmSync(demo.root, { recursive: true, force: true })
   rmSync(demo.bodyFile, { force: true })
+  rmSync(CACHE, { recursive: true, force: true })
 })
 
 function cli(...args: string[]) {
-  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' })
+  return cliWith({ RECEIPT_GATE_CACHE_DIR: CACHE }, ...args)
+}
+
+function cliWith(env: NodeJS.ProcessEnv, ...args: string[]) {
+  const run = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', ...env }
+  })
   return { code: run.status, stdout: run.stdout, stderr: run.stderr }
 }
 
@@ -111,6 +129,80 @@ describe('dist/cli.js', () => {
     expect(cli('frobnicate')).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('unknown command')
+    })
+  })
+
+  describe('compile cache (src/cli/compile-cache.ts)', () => {
+    const check = ['check', '--repo', demo.root, '--base', 'main', '--format', 'json']
+    const fresh = () => mkdtempSync(join(tmpdir(), 'rg-cli-cache-'))
+    const only = (dir: string) => {
+      const files = readdirSync(dir)
+      expect(files).toEqual([expect.stringMatching(/^cli-[0-9a-f]{32}-v8-.+\.bin$/)])
+      return join(dir, files[0] as string)
+    }
+    const stamp = (file: string) => {
+      const { ino, mtimeMs, size } = statSync(file)
+      return { ino, mtimeMs, size }
+    }
+    const expected = cliWith({ NODE_DISABLE_COMPILE_CACHE: '1' }, ...check)
+
+    it('the first run writes the code, the next runs use it, with the same outcome', () => {
+      expect(expected.code).toBe(0)
+      const dir = fresh()
+      try {
+        expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, ...check)).toEqual(expected)
+        const file = only(dir)
+        const written = stamp(file)
+        expect(written.size).toBeGreaterThan(10_000)
+        // V8 took it: a refused cache would have been written again.
+        expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, ...check)).toEqual(expected)
+        expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, '--version').code).toBe(0)
+        expect(stamp(file)).toEqual(written)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+
+    it('a damaged cache changes nothing but is replaced', () => {
+      const dir = fresh()
+      try {
+        cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, '--version')
+        const file = only(dir)
+        const good = readFileSync(file)
+        for (const damage of [good.subarray(0, 1000), Buffer.alloc(good.length, 7)]) {
+          writeFileSync(file, damage)
+          expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, ...check)).toEqual(expected)
+          expect(only(dir)).toBe(file)
+          expect(readFileSync(file).equals(damage)).toBe(false)
+          expect(statSync(file).size).toBeGreaterThan(10_000)
+          const replaced = stamp(file)
+          cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, '--version')
+          expect(stamp(file)).toEqual(replaced)
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+
+    it('no cache where none can be written, none when turned off: the same outcome', () => {
+      const dir = fresh()
+      try {
+        const notAFolder = join(dir, 'file')
+        writeFileSync(notAFolder, '')
+        expect(cliWith({ RECEIPT_GATE_CACHE_DIR: notAFolder }, ...check)).toEqual(
+          expected
+        )
+        expect(readdirSync(dir)).toEqual(['file'])
+        for (const off of [
+          { RECEIPT_GATE_CACHE_DIR: dir, NODE_DISABLE_COMPILE_CACHE: '1' },
+          { RECEIPT_GATE_CACHE_DIR: '' }
+        ]) {
+          expect(cliWith(off, ...check)).toEqual(expected)
+          expect(readdirSync(dir)).toEqual(['file'])
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
     })
   })
 })

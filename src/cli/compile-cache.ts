@@ -1,0 +1,97 @@
+/**
+ * Runs the CLI's bundle through V8's code cache (issue 7). A check of ten receipts spends
+ * about a fifth of its time compiling the bundle — the module itself, then each function
+ * as it is first called. `dist/cli-body.js` is therefore a classic script (one async
+ * function, written by scripts/build.mjs from ncc's output) that this module compiles
+ * with the code V8 produced on an earlier run, and saves that code after a run that had
+ * none. It is what Node 22's `module.enableCompileCache()` does for modules, written for
+ * the Node 20 this CLI also supports.
+ *
+ * Nothing here may change an outcome: a cache that cannot be read, written or used
+ * (another V8, flags, a damaged file: V8 checks and refuses it) only costs the compile.
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Script } from 'node:vm'
+
+/**
+ * The body's first line, written by the build. V8 checks a cache against the source's
+ * length only, so the key must name the content: a rebuilt body of the same length
+ * must never run code compiled from the last one.
+ */
+const HEADER = /^\/\*! receipt-gate cli body sha256:([0-9a-f]{64}) \*\//
+
+/** What the body is: ncc's output wrapped in `async function (createRequire, url)`. */
+type Body = (require: typeof createRequire, url: string) => Promise<void>
+
+/**
+ * Where cached code lives: `RECEIPT_GATE_CACHE_DIR` (empty: none), else the user's cache
+ * folder. `NODE_DISABLE_COMPILE_CACHE=1`, Node's own switch for its compile cache, turns
+ * this one off too. Never a shared temporary folder: cached code is run as trusted.
+ */
+export function cacheDir(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform
+): string | null {
+  if (env.NODE_DISABLE_COMPILE_CACHE === '1') return null
+  if (env.RECEIPT_GATE_CACHE_DIR !== undefined) return env.RECEIPT_GATE_CACHE_DIR || null
+  const base =
+    env.XDG_CACHE_HOME ||
+    (platform === 'win32' ? env.LOCALAPPDATA : undefined) ||
+    (env.HOME ? join(env.HOME, platform === 'darwin' ? 'Library/Caches' : '.cache') : '')
+  return base ? join(base, 'receipt-gate') : null
+}
+
+/** The cache file for one body on this V8 (V8 would refuse another's code anyway). */
+export function cacheFile(dir: string, source: string): string | null {
+  const hash = HEADER.exec(source)?.[1]
+  if (!hash) return null
+  return join(
+    dir,
+    `cli-${hash.slice(0, 32)}-v8-${process.versions.v8}-${process.arch}.bin`
+  )
+}
+
+/** Compiles and runs the body at `url`, with and for the code cache. */
+export async function runBody(
+  url: URL,
+  env: NodeJS.ProcessEnv = process.env
+): Promise<void> {
+  const filename = fileURLToPath(url)
+  const source = readFileSync(filename, 'utf8')
+  const dir = cacheDir(env, process.platform)
+  const file = dir === null ? null : cacheFile(dir, source)
+  const cachedData = file === null ? undefined : readCache(file)
+  const script = new Script(source, { filename, cachedData })
+  const body = script.runInThisContext() as Body
+  await body(createRequire, url.href)
+  // After the run, so the code of every function the run called is in it.
+  if (file !== null && (cachedData === undefined || script.cachedDataRejected === true))
+    writeCache(file, script.createCachedData())
+}
+
+function readCache(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file)
+  } catch {
+    return undefined
+  }
+}
+
+/** Written aside and renamed into place: a concurrent run reads all of it or none. */
+function writeCache(file: string, data: Buffer): void {
+  const aside = `${file}.${process.pid}.tmp`
+  try {
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 })
+    writeFileSync(aside, data, { mode: 0o600 })
+    renameSync(aside, file)
+  } catch {
+    try {
+      rmSync(aside, { force: true })
+    } catch {
+      // Nothing was written where nothing could be (a file in place of the folder).
+    }
+  }
+}
