@@ -7,6 +7,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -179,6 +180,26 @@ describe('dist/cli.js', () => {
           cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, '--version')
           expect(stamp(file)).toEqual(replaced)
         }
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+
+    it("a new build's first run drops cache files of builds not written for 30 days", () => {
+      const dir = fresh()
+      try {
+        const v8 = `v8-${process.versions.v8}-${process.arch}.bin`
+        const stale = `cli-${'0'.repeat(32)}-${v8}`
+        const recent = `cli-${'1'.repeat(32)}-${v8}`
+        for (const name of [stale, recent, 'notes.txt'])
+          writeFileSync(join(dir, name), 'x')
+        const old = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000)
+        for (const name of [stale, 'notes.txt']) utimesSync(join(dir, name), old, old)
+        expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, '--version').code).toBe(0)
+        const left = readdirSync(dir)
+        expect(left).toHaveLength(3)
+        expect(left).toEqual(expect.arrayContaining([recent, 'notes.txt']))
+        expect(left).not.toContain(stale)
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }

@@ -10,9 +10,17 @@
  * Nothing here may change an outcome: a cache that cannot be read, written or used
  * (another V8, flags, a damaged file: V8 checks and refuses it) only costs the compile.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Script } from 'node:vm'
 
@@ -80,18 +88,37 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
+/** A cache file not written for this long is dropped when another is written. */
+const STALE_MS = 30 * 24 * 60 * 60 * 1000
+
 /** Written aside and renamed into place: a concurrent run reads all of it or none. */
 function writeCache(file: string, data: Buffer): void {
   const aside = `${file}.${process.pid}.tmp`
   try {
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 })
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
     writeFileSync(aside, data, { mode: 0o600 })
     renameSync(aside, file)
+    dropStale(dirname(file), basename(file))
   } catch {
     try {
       rmSync(aside, { force: true })
     } catch {
       // Nothing was written where nothing could be (a file in place of the folder).
     }
+  }
+}
+
+/**
+ * Each build of the CLI and each V8 writes a file of its own: those of builds no longer
+ * run would pile up. Only on a write (a new build's first run), so a run that uses the
+ * cache never lists the folder.
+ */
+function dropStale(dir: string, kept: string): void {
+  const now = Date.now()
+  for (const name of readdirSync(dir)) {
+    if (name === kept || !/^cli-[0-9a-f]{32}-v8-.*\.bin(\.\d+\.tmp)?$/.test(name))
+      continue
+    const path = join(dir, name)
+    if (now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true })
   }
 }
