@@ -82,15 +82,7 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
           note: `the PR changes ${changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
         }
       }
-      const files = await octokit.pagesFrom(await firstPage)
-      // A rename touches both paths: moving a receipt in or out of the folder changes it.
-      return {
-        paths: files.flatMap((file) =>
-          file.previous_filename
-            ? [file.filename, file.previous_filename]
-            : [file.filename]
-        )
-      }
+      return { paths: touchedPaths(await octokit.pagesFrom(await firstPage)) }
     },
     ancestry: async (reviewed) => ancestry(octokit, base, reviewed, head),
     receiptCommit: async (path) => receiptCommit(octokit, base, head, path)
@@ -153,8 +145,7 @@ async function folderByName(
     })
     return data
   } catch (error) {
-    if (error instanceof GitHubError && (error.status === 404 || error.status === 422))
-      return undefined
+    if (isUnknownName(error)) return undefined
     throw error
   }
 }
@@ -201,6 +192,20 @@ async function readBlob(
 
 const SHA_LIKE = /^[0-9a-f]{7,64}$/i
 
+/** The paths a files list touches: a rename both (moving a receipt in or out of the folder changes it). */
+function touchedPaths(
+  files: ReadonlyArray<{ filename: string; previous_filename?: string }>
+): string[] {
+  return files.flatMap((file) =>
+    file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
+  )
+}
+
+/** GitHub's answer to a name it cannot resolve (a commit, `<commit>:<path>`): 404 or 422. */
+function isUnknownName(error: unknown): boolean {
+  return error instanceof GitHubError && (error.status === 404 || error.status === 422)
+}
+
 /** One compare call per reviewed SHA: `R...H`. */
 async function ancestry(
   octokit: Octokit,
@@ -222,16 +227,9 @@ async function ancestry(
     const files = data.files ?? []
     if (files.length >= COMPARE_FILES_CAP)
       return { kind: 'too-large', commits: data.ahead_by }
-    return {
-      kind: 'ahead',
-      commits: data.ahead_by,
-      changedPaths: files.flatMap((file) =>
-        file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
-      )
-    }
+    return { kind: 'ahead', commits: data.ahead_by, changedPaths: touchedPaths(files) }
   } catch (error) {
-    if (error instanceof GitHubError && (error.status === 404 || error.status === 422))
-      return { kind: 'unknown-commit' }
+    if (isUnknownName(error)) return { kind: 'unknown-commit' }
     throw error
   }
 }
