@@ -14,7 +14,7 @@ import {
   isPermissionDenied,
   type Octokit
 } from './client.js'
-import { MAX_RETRIES, backoff } from './retry.js'
+import { MAX_RETRIES, backoff, sleep } from './retry.js'
 
 export const ANNOTATIONS_PER_REQUEST = 50
 
@@ -48,9 +48,6 @@ export interface PublishedCheckRun {
 
 /** Raised on 403 without a rate limit: no `checks: write` (fork PRs). The caller falls back. */
 export class ChecksForbiddenError extends Error {}
-
-const sleep = async (ms: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Creates the completed check run and posts every annotation. */
 export async function publishCheckRun(

@@ -5,10 +5,7 @@
  * never sleep for real).
  */
 import { createRestClient, type RestClient } from './http.js'
-import { REQUEST_TIMEOUT_MS, decide, type Failure } from './retry.js'
-
-// Lives in retry.ts (no client import) so the action's light entry can read it.
-export { timeScaleFrom } from './retry.js'
+import { REQUEST_TIMEOUT_MS, decide, sleep, type Failure } from './retry.js'
 
 export type Octokit = RestClient
 
@@ -31,9 +28,6 @@ export interface ClientOptions {
   /** Called before each retry, for the log. */
   onRetry?: (what: string) => void
 }
-
-const sleep = async (ms: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
  * The timeout of one attempt: 20 s, shrunk by the tests' time scale but never below 1 s.

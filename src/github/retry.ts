@@ -74,6 +74,10 @@ export function timeScaleFrom(env: Readonly<Record<string, string | undefined>>)
   return Number.isFinite(scale) && scale > 0 ? scale : 1
 }
 
+/** Waits `ms` (already scaled by the caller). */
+export const sleep = async (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms))
+
 /** 1 s, 2 s, 4 s (before the time scale). */
 export function backoff(attempt: number): number {
   return 1000 * 2 ** attempt
