@@ -53,15 +53,16 @@ export function pendingFields(pull: Promise<PullRequestInfo>): PendingPullReques
   return fields as PendingPullRequest
 }
 
-const FIELDS: readonly (keyof PullRequestInfo)[] = [
-  'number',
-  'headSha',
-  'headRef',
-  'baseSha',
-  'body',
-  'changedFiles',
-  'fork'
-]
+// Every field of PullRequestInfo: `satisfies` makes the compiler hold the list to the type.
+const FIELDS = Object.keys({
+  number: true,
+  headSha: true,
+  headRef: true,
+  baseSha: true,
+  body: true,
+  changedFiles: true,
+  fork: true
+} satisfies Record<keyof PullRequestInfo, true>) as (keyof PullRequestInfo)[]
 
 /**
  * Finds the open PR whose head is `headSha`: `workflow_run.pull_requests` is empty for
