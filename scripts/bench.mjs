@@ -3,6 +3,7 @@
 // committed dist/ bundles; prints one table. Arguments pass through:
 //   npm run bench -- --json bench.json     the same figures as JSON
 //   npm run bench -- --runs 20 --warmup 2  more samples per process workload
+//   npm run bench -- --compare ../other    this build against another checkout, interleaved
 // See docs/performance.md for the workloads, the method and the latest figures.
 import { execFileSync } from 'node:child_process'
 import { ROOT, buildHarness } from './harness.mjs'

@@ -7,6 +7,7 @@
  * process, with `merge-base` its only other git process.
  */
 import { describe, expect, it } from '@jest/globals'
+import { formatCompare, runCompare } from '../support/bench/compare.js'
 import { CORE_WORKLOADS } from '../support/bench/core.js'
 import { formatTable, runBench, type BenchFigures } from '../support/bench/run.js'
 import { PROJECT_ROOT } from '../support/runner.js'
@@ -82,4 +83,20 @@ describe('npm run bench (one run of each workload)', () => {
     ])
       expect(table).toContain(row)
   })
+
+  it('--compare runs each workload on both builds, interleaved', async () => {
+    // The build against itself: the table's shape and one sample a side, no figures.
+    const root = process.env.RECEIPT_GATE_ROOT ?? PROJECT_ROOT
+    const rows = await runCompare({ root, other: root, runs: 1 })
+    expect(rows.map((r) => r.name)).toEqual([
+      'cli: check, 10 receipts',
+      'action: API source',
+      'action: git workspace'
+    ])
+    for (const r of rows) {
+      expect([r.a.runs, r.b.runs, r.diff.runs]).toEqual([1, 1, 1])
+      expect(r.diff.median).toBeCloseTo(r.b.median - r.a.median, 6)
+    }
+    expect(formatCompare(rows, 'other')).toContain('B − A per round')
+  }, 120_000)
 })

@@ -4,6 +4,7 @@
  *
  *   node build/harness/bench/index.js [--runs N] [--warmup N] [--core-runs N]
  *     [--core-warmup N] [--only core,cli,action,cold] [--json FILE]
+ *   node build/harness/bench/index.js --compare DIR [--runs N] [--only cli,action]
  *
  * Each core workload runs in its own child process (`--core NAME`), so its peak RSS is
  * its own; process workloads spawn `node` per run (see ../bench/measure.ts).
@@ -17,6 +18,7 @@ import {
   type CoreResult,
   type CoreWorkload
 } from '../bench/core.js'
+import { formatCompare, runCompare } from '../bench/compare.js'
 import { formatTable, runBench } from '../bench/run.js'
 
 function flag(name: string): string | undefined {
@@ -39,8 +41,19 @@ const warmup = count('warmup', 1)
 const coreRuns = count('core-runs', 50)
 const coreWarmup = count('core-warmup', 20)
 const core = flag('core') as CoreWorkload | undefined
+const compare = flag('compare')
 
-if (core !== undefined) {
+if (compare !== undefined) {
+  // Two builds interleaved (see ../bench/compare.ts): this one against DIR.
+  const rows = await runCompare({
+    root,
+    other: compare,
+    runs: count('runs', 15),
+    only: flag('only')?.split(','),
+    log: (line) => process.stderr.write(`bench: ${line}\n`)
+  })
+  process.stdout.write(`${formatCompare(rows, compare)}\n`)
+} else if (core !== undefined) {
   // Child mode: one core workload, figures as JSON on stdout.
   if (!CORE_WORKLOADS.includes(core)) throw new Error(`unknown core workload ${core}`)
   const result = await runCore(core, { runs: coreRuns, warmup: coreWarmup })

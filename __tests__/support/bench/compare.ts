@@ -1,0 +1,107 @@
+/**
+ * `npm run bench -- --compare DIR`: two builds measured interleaved. Runs minutes apart
+ * on a shared VM differ by more than most changes, so one table against another proves
+ * nothing; here every round runs the same workload on both builds back to back (their
+ * order alternating), and the figure that matters is the median of the paired
+ * differences. DIR is another checkout (its dist/ and action.yml); the fixtures are
+ * built once and shared.
+ */
+import { PR_10, buildBenchPr } from './fixtures.js'
+import { stats, type Stats } from './measure.js'
+import { benchAction, benchCli, fakeFor } from './processes.js'
+
+export interface CompareOptions {
+  /** The build under test ("B"). */
+  root: string
+  /** The build to compare with ("A"). */
+  other: string
+  /** Rounds: each runs every workload once on each build. */
+  runs: number
+  /** Workload groups (`cli`, `action`); default both. */
+  only?: readonly string[]
+  log?: (line: string) => void
+}
+
+export interface CompareRow {
+  name: string
+  a: Stats
+  b: Stats
+  /** B − A per round. */
+  diff: Stats
+}
+
+type Workload = (root: string) => Promise<number>
+
+/** Runs the workloads round by round on both builds; returns wall times (ms). */
+export async function runCompare(options: CompareOptions): Promise<CompareRow[]> {
+  const log = options.log ?? (() => undefined)
+  const want = (group: string) => !options.only || options.only.includes(group)
+  log('building the 10-receipt pull request')
+  const pr = buildBenchPr(PR_10)
+  const fake = await fakeFor(pr)
+  const once = { runs: 1, warmup: 0 }
+  try {
+    const workloads: [string, Workload][] = []
+    if (want('cli'))
+      workloads.push([
+        'cli: check, 10 receipts',
+        async (root) => (await benchCli(root, 'cli-10', '', pr, once)).wallMs.median
+      ])
+    if (want('action'))
+      workloads.push(
+        [
+          'action: API source',
+          async (root) =>
+            (await benchAction(root, 'action-api', '', pr, fake, 'api', once)).wallMs
+              .median
+        ],
+        [
+          'action: git workspace',
+          async (root) =>
+            (await benchAction(root, 'action-git', '', pr, fake, 'git', once)).wallMs
+              .median
+        ]
+      )
+    const rows: CompareRow[] = []
+    for (const [name, workload] of workloads) {
+      log(name)
+      await workload(options.other) // warm-up of both (disk cache, compile cache)
+      await workload(options.root)
+      const a: number[] = []
+      const b: number[] = []
+      for (let round = 0; round < options.runs; round++) {
+        if (round % 2 === 0) {
+          a.push(await workload(options.other))
+          b.push(await workload(options.root))
+        } else {
+          b.push(await workload(options.root))
+          a.push(await workload(options.other))
+        }
+      }
+      rows.push({
+        name,
+        a: stats(a),
+        b: stats(b),
+        diff: stats(b.map((x, i) => x - a[i]!))
+      })
+    }
+    return rows
+  } finally {
+    await fake.close()
+    pr.repo.cleanup()
+  }
+}
+
+export function formatCompare(rows: readonly CompareRow[], other: string): string {
+  const cell = (s: Stats) => `${s.median.toFixed(0)} (${s.iqr.toFixed(0)})`.padStart(12)
+  const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(0)}`
+  return [
+    `A = ${other}, B = this build: wall ms, median (IQR) of ${rows[0]?.a.runs ?? 0} interleaved rounds`,
+    '',
+    `${'workload'.padEnd(26)}${'A'.padStart(12)}${'B'.padStart(12)}   B − A per round, median (IQR)`,
+    ...rows.map(
+      (r) =>
+        `${r.name.padEnd(26)}${cell(r.a)}${cell(r.b)}   ${signed(r.diff.median)} ms (${r.diff.iqr.toFixed(0)})`
+    )
+  ].join('\n')
+}
