@@ -10,7 +10,7 @@
  *
  * `npm run schema` writes it to `schema/receipt.schema.json` (see `generate-schema.ts`).
  */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import {
   CriteriaSchema,
   EnvelopeSchema,
@@ -59,7 +59,7 @@ export const INEXPRESSIBLE = {
 export type Inexpressible = keyof typeof INEXPRESSIBLE
 
 /** A zod schema as JSON Schema (input side: the envelope stays open), without `$schema`. */
-function fromZod(schema: z.ZodType): JsonSchema {
+function fromZod(schema: z.ZodMiniType): JsonSchema {
   const json = z.toJSONSchema(schema, {
     io: 'input',
     target: 'draft-2020-12',

@@ -2,7 +2,7 @@
  * Turns zod issues into one-line reasons a person can act on:
  * `items[3].confidence: must be one of 0, 25, 50, 75, 100 (got the float 100.0)`.
  */
-import type { z } from 'zod'
+import type { $ZodError, $ZodIssue } from 'zod/v4/core'
 import { describeValue } from './json.js'
 import { clip } from './text.js'
 
@@ -20,7 +20,7 @@ export function formatPath(prefix: string, path: readonly PropertyKey[]): string
 }
 
 /** Formats a zod error as reasons, under `prefix` (e.g. `findings`). */
-export function reasonsFromZod(prefix: string, error: z.ZodError): string[] {
+export function reasonsFromZod(prefix: string, error: $ZodError): string[] {
   const reasons = error.issues
     .slice(0, MAX_REASONS)
     .map((issue) => formatIssue(prefix, issue))
@@ -29,7 +29,7 @@ export function reasonsFromZod(prefix: string, error: z.ZodError): string[] {
   return reasons
 }
 
-function formatIssue(prefix: string, issue: z.core.$ZodIssue): string {
+function formatIssue(prefix: string, issue: $ZodIssue): string {
   const where = formatPath(prefix, issue.path) || 'value'
   // A missing enum or literal key fails as `invalid_value`/`invalid_union` with no
   // input: say it is required rather than "must be one of … (got nothing)".
@@ -62,7 +62,7 @@ function formatIssue(prefix: string, issue: z.core.$ZodIssue): string {
   }
 }
 
-function plainMessage(issue: z.core.$ZodIssue): string {
+function plainMessage(issue: $ZodIssue): string {
   if (issue.code === 'too_big' && issue.origin === 'int')
     return 'must be an integer within 2^53 - 1'
   return issue.message.replace(/^Invalid input: /, '')
