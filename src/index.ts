@@ -5,8 +5,11 @@
  * this bundle), so the toolkit, octokit, undici and zod are read only when needed.
  */
 import { answerNothingToGate } from './action/quick.js'
+import { exitWhenFlushed } from './util/exit.js'
 
 if (!answerNothingToGate()) {
   const { run } = await import(/* webpackIgnore: true */ './main.js')
+  // run() never throws and settles only when every write is answered.
   await run()
+  await exitWhenFlushed()
 }

@@ -6,7 +6,7 @@
  * differences. DIR is another checkout (its dist/ and action.yml); the fixtures are
  * built once and shared.
  */
-import { PR_10, buildBenchPr } from './fixtures.js'
+import { PR_10, PR_500, buildBenchPr, type BenchPr } from './fixtures.js'
 import { stats, type Stats } from './measure.js'
 import { benchAction, benchCli, fakeFor } from './processes.js'
 
@@ -17,7 +17,7 @@ export interface CompareOptions {
   other: string
   /** Rounds: each runs every workload once on each build. */
   runs: number
-  /** Workload groups (`cli`, `action`); default both. */
+  /** Workload groups (`cli`, `action`, `cli-500`); default `cli` and `action`. */
   only?: readonly string[]
   log?: (line: string) => void
 }
@@ -35,11 +35,13 @@ type Workload = (root: string) => Promise<number>
 /** Runs the workloads round by round on both builds; returns wall times (ms). */
 export async function runCompare(options: CompareOptions): Promise<CompareRow[]> {
   const log = options.log ?? (() => undefined)
-  const want = (group: string) => !options.only || options.only.includes(group)
+  const want = (group: string) =>
+    options.only ? options.only.includes(group) : group !== 'cli-500'
   log('building the 10-receipt pull request')
   const pr = buildBenchPr(PR_10)
   const fake = await fakeFor(pr)
   const once = { runs: 1, warmup: 0 }
+  let pr500: BenchPr | null = null
   try {
     const workloads: [string, Workload][] = []
     if (want('cli'))
@@ -62,6 +64,14 @@ export async function runCompare(options: CompareOptions): Promise<CompareRow[]>
               .median
         ]
       )
+    if (want('cli-500')) {
+      log('building the 500-receipt pull request')
+      const big = (pr500 = buildBenchPr(PR_500))
+      workloads.push([
+        'cli: check, 500 receipts',
+        async (root) => (await benchCli(root, 'cli-500', '', big, once)).wallMs.median
+      ])
+    }
     const rows: CompareRow[] = []
     for (const [name, workload] of workloads) {
       log(name)
@@ -89,6 +99,7 @@ export async function runCompare(options: CompareOptions): Promise<CompareRow[]>
   } finally {
     await fake.close()
     pr.repo.cleanup()
+    pr500?.repo.cleanup()
   }
 }
 

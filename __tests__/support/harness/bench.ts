@@ -4,7 +4,7 @@
  *
  *   node build/harness/bench/index.js [--runs N] [--warmup N] [--core-runs N]
  *     [--core-warmup N] [--only core,cli,action,cold] [--json FILE]
- *   node build/harness/bench/index.js --compare DIR [--runs N] [--only cli,action]
+ *   node build/harness/bench/index.js --compare DIR [--runs N] [--only cli,action,cli-500]
  *
  * Each core workload runs in its own child process (`--core NAME`), so its peak RSS is
  * its own; process workloads spawn `node` per run (see ../bench/measure.ts).
