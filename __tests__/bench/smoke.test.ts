@@ -79,7 +79,8 @@ describe('npm run bench (one run of each workload)', () => {
       'cli: check, 10 receipts',
       'action: API source',
       'cold start',
-      'targets:'
+      'targets:',
+      "node -e '' took"
     ])
       expect(table).toContain(row)
   })
