@@ -182,6 +182,38 @@ describe('the action on a pull request', () => {
     ])
   })
 
+  it('a deferral file over 1 MB fails the audit with the same reason through the API and from the workspace (GitHub sends no content past 1 MB)', async () => {
+    const f = await fixture(
+      (reviewed, base) => ({
+        [`${DIR}/impl-fn-7.1.json`]: JSON.stringify({
+          ...JSON.parse(receiptWith(reviewed, base)),
+          walkthrough: {
+            applied: 0,
+            deferred: 1,
+            skipped: 0,
+            acknowledged: 0,
+            lfg_rest: false
+          }
+        }),
+        '.flow/review-deferred/feature-fn-7.md': `# Deferred\n${'x'.repeat(1024 * 1024)}\n`
+      }),
+      { body: '- [ ] a:1 — b — deferred from impl-review (`x`)' }
+    )
+    const why =
+      'deferral file unreadable, its bullets unknown: .flow/review-deferred/feature-fn-7.md is over the 1 MiB read cap'
+    for (const workspace of [f.emptyWorkspace, f.repo.path]) {
+      const result = await run(f, { workspace })
+      expect(result.exitCode).toBe(1)
+      const report = JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8'))
+      expect(report.deferred).toMatchObject({ expected: 1, named: 1, unnamed: [why] })
+      expect(report.conclusion).toBe('failure')
+    }
+    // The API source read it once, through the contents API (encoding: none past 1 MB).
+    expect(
+      f.fake.requests.filter((q) => q.operationId === 'repos/get-content')
+    ).toHaveLength(1)
+  })
+
   it('behind a proxy: requests go through @actions/github (dist/octokit.js), NO_PROXY honoured', async () => {
     const f = await fixture((reviewed, base) => ({
       [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)

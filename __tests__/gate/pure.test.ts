@@ -105,6 +105,26 @@ describe('deferred audit', () => {
       failed: true
     })
   })
+  it('fails when the deferral file is there but unreadable: its bullets are unknown', () => {
+    const result = auditDeferred({
+      enabled: true,
+      body: '- [ ] a — deferred from impl-review (x)',
+      deferredCount: 1,
+      sink: null,
+      sinkUnreadable: '.flow/review-deferred/b.md is over the 1 MiB read cap',
+      sinkNote: 'no file'
+    })
+    expect(result).toEqual({
+      skipped: false,
+      expected: 1,
+      named: 1,
+      unnamed: [
+        'deferral file unreadable, its bullets unknown: .flow/review-deferred/b.md is over the 1 MiB read cap'
+      ],
+      notes: [],
+      failed: true
+    })
+  })
   it('is skipped when disabled or without a body', () => {
     expect(
       auditDeferred({

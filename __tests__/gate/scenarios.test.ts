@@ -619,6 +619,47 @@ describe('deferred audit', () => {
     expect(report.conclusion).toBe('success')
   })
 
+  it.each([
+    [
+      'over the 1 MiB read cap',
+      (repo: GitRepo) =>
+        repo.write({
+          '.flow/review-deferred/feature-fn-7.md': `# x\n${'y'.repeat(1024 * 1024)}`
+        })
+    ],
+    [
+      'a directory, not a file',
+      (repo: GitRepo) =>
+        repo.write({
+          '.flow/review-deferred/feature-fn-7.md/inner.md': '- [P1] a:1 — b\n'
+        })
+    ]
+  ])(
+    'fails when the deferral file is %s: a padded file does not skip its bullets',
+    async (what, change) => {
+      const repo = deferredRepo()
+      repo.write({ '.flow/review-deferred/feature-fn-7.md': null })
+      change(repo)
+      repo.commit('chore(flow): the deferral file changed')
+      const body = `${repo.path}.body.md`
+      const { writeFileSync } = await import('node:fs')
+      writeFileSync(body, [bullet('src/a.ts:1 — a'), bullet('src/b.ts:2 — b')].join('\n'))
+      const { code, report } = await checkJson(
+        repo.path,
+        '--base',
+        'main',
+        '--body-file',
+        body
+      )
+      expect(code).toBe(1)
+      expect(report.conclusion).toBe('failure')
+      expect(report.deferred).toMatchObject({ expected: 2, named: 2, notes: [] })
+      expect(report.deferred.unnamed).toEqual([
+        `deferral file unreadable, its bullets unknown: .flow/review-deferred/feature-fn-7.md is ${what}`
+      ])
+    }
+  )
+
   it('checks counts only when the branch has no deferral file', async () => {
     const repo = deferredRepo()
     const body = `${repo.path}.body.md`

@@ -54,6 +54,11 @@ export interface AuditInput {
   deferredCount: number
   /** The sink file for the head branch, or null when there is none (with why in `sinkNote`). */
   sink: { path: string; markdown: string } | null
+  /**
+   * Why the sink file is there but could not be read (over the read cap, not a file).
+   * Its bullets are unknown, so the audit fails: padding the file must not skip them.
+   */
+  sinkUnreadable?: string | null
   sinkNote: string | null
 }
 
@@ -65,9 +70,12 @@ export function auditDeferred(input: AuditInput): DeferredAudit {
     return skipped(expected, 'deferred audit disabled (audit-deferred: false)')
   if (input.body === null)
     return skipped(expected, 'no PR body given: deferred audit skipped')
+  const unreadable = input.sinkUnreadable ?? null
   const notes = input.sink
     ? []
-    : [input.sinkNote ?? 'no deferral file: only counts checked']
+    : unreadable !== null
+      ? []
+      : [input.sinkNote ?? 'no deferral file: only counts checked']
   const bodyBullets = countBodyBullets(input.body)
   const body = squash(input.body)
   const unnamedTails = tails.filter((tail) => !body.includes(squash(tail)))
@@ -84,7 +92,16 @@ export function auditDeferred(input: AuditInput): DeferredAudit {
     unnamed.push(
       `${shortfall} deferred finding${shortfall === 1 ? '' : 's'} not named in the PR body`
     )
-  return { skipped: false, expected, named, unnamed, notes, failed: expected - named > 0 }
+  if (unreadable !== null)
+    unnamed.push(`deferral file unreadable, its bullets unknown: ${unreadable}`)
+  return {
+    skipped: false,
+    expected,
+    named,
+    unnamed,
+    notes,
+    failed: expected - named > 0 || unreadable !== null
+  }
 }
 
 function skipped(expected: number, note: string): DeferredAudit {

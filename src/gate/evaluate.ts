@@ -132,9 +132,10 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     body,
     deferredCount: rows.reduce((sum, row) => sum + (row.details?.deferred ?? 0), 0),
     sink:
-      sink && sinkPath
+      sink instanceof Uint8Array && sinkPath
         ? { path: sinkPath, markdown: new TextDecoder().decode(sink) }
         : null,
+    sinkUnreadable: typeof sink === 'string' ? sink : null,
     sinkNote: sinkPath
       ? `no deferral file ${sinkPath} at the head: bullets not checked, counts only`
       : 'no head branch known: deferral file not checked, counts only'

@@ -4,12 +4,15 @@
  * never runs PR code, so it is safe under `pull_request_target`.
  */
 import { limiter } from '../util/concurrency.js'
-import type {
-  Ancestry,
-  ReceiptCommit,
-  ReceiptSource,
-  TreeEntry,
-  TreeListing
+import {
+  FILE_READ_CAP,
+  notAFile,
+  overFileCap,
+  type Ancestry,
+  type ReceiptCommit,
+  type ReceiptSource,
+  type TreeEntry,
+  type TreeListing
 } from '../source/types.js'
 import { GitHubError, type Octokit } from './client.js'
 
@@ -57,8 +60,15 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
     async readFile(path) {
       try {
         const { data } = await octokit.rest.repos.getContent({ ...base, path, ref: head })
-        if (Array.isArray(data) || data.type !== 'file' || !('content' in data))
-          return null
+        if (Array.isArray(data)) return notAFile(path, 'dir')
+        if (data.type !== 'file') return notAFile(path, data.type)
+        // Past 1 MB GitHub sends no content (`encoding: none`): not an empty file.
+        if (
+          !('content' in data) ||
+          data.encoding !== 'base64' ||
+          data.size > FILE_READ_CAP
+        )
+          return overFileCap(path)
         return Buffer.from(data.content, 'base64')
       } catch (error) {
         if (error instanceof GitHubError && error.status === 404) return null

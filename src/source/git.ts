@@ -10,7 +10,14 @@ import { readFile, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { GIT_ENV, GitError, ObjectReader, firstLine, isNotFound } from './git-objects.js'
 import { TreeReader, linearDistance } from './git-trees.js'
-import type { Ancestry, ReceiptCommit, ReceiptSource } from './types.js'
+import {
+  FILE_READ_CAP,
+  notAFile,
+  overFileCap,
+  type Ancestry,
+  type ReceiptCommit,
+  type ReceiptSource
+} from './types.js'
 
 export { GitError, ObjectReader } from './git-objects.js'
 
@@ -129,9 +136,13 @@ export function gitSource({
       const contents = await Promise.all(shas.map(readBlob))
       return new Map(shas.map((sha, i) => [sha, contents[i] as Uint8Array | string]))
     },
-    async readFile(path: string): Promise<Uint8Array | null> {
-      const found = await objects.read(`${head}:${path}`)
-      return isNotFound(found) || found.type !== 'blob' ? null : found.content
+    async readFile(path: string): Promise<Uint8Array | string | null> {
+      const found = await objects.read(`${head}:${path}`, FILE_READ_CAP)
+      if (isNotFound(found))
+        return found.missing === 'too large' ? overFileCap(path) : null
+      if (found.type !== 'blob')
+        return notAFile(path, found.type === 'tree' ? 'dir' : found.type)
+      return found.content
     },
     async changedPaths() {
       if (mergeBase === null)

@@ -53,12 +53,32 @@ export interface ReceiptSource {
   listTree(dir: string): Promise<TreeListing>
   /** Reads many blobs at once; a blob that cannot be read maps to an error string. */
   readBlobs(shas: readonly string[]): Promise<Map<string, Uint8Array | string>>
-  /** Reads one file at the head, or null when there is none. */
-  readFile(path: string): Promise<Uint8Array | null>
+  /**
+   * Reads one file at the head (at most {@link FILE_READ_CAP} bytes): its bytes, null when
+   * there is none, or why it cannot be read (too large, not a regular file).
+   */
+  readFile(path: string): Promise<Uint8Array | string | null>
   /** Paths changed between the merge base and the head, or null when unknown (with why). */
   changedPaths(): Promise<{ paths: string[] } | { paths: null; note: string }>
   /** How `reviewed` relates to the head. */
   ancestry(reviewed: string): Promise<Ancestry>
   /** The newest commit at or before the head that changed `path`, or null. */
   receiptCommit(path: string): Promise<ReceiptCommit | null>
+}
+
+/**
+ * The largest file `readFile` reads (the deferral file): GitHub's contents API carries
+ * no content past 1 MB, so the local source stops there too and both give one answer.
+ */
+export const FILE_READ_CAP = 1024 * 1024
+
+/** Why a file past {@link FILE_READ_CAP} is not read (both sources say it alike). */
+export function overFileCap(path: string): string {
+  return `${path} is over the ${FILE_READ_CAP / (1024 * 1024)} MiB read cap`
+}
+
+/** Why a path that is not a regular file is not read: `dir` (GitHub's word) or a git type. */
+export function notAFile(path: string, type: string): string {
+  const kind = type === 'dir' ? 'directory' : type === 'commit' ? 'submodule' : type
+  return `${path} is a ${kind}, not a file`
 }
