@@ -140,8 +140,7 @@ export function gitSource({
       const found = await objects.read(`${head}:${path}`, FILE_READ_CAP)
       if (isNotFound(found))
         return found.missing === 'too large' ? overFileCap(path) : null
-      if (found.type !== 'blob')
-        return notAFile(path, found.type === 'tree' ? 'dir' : found.type)
+      if (found.type !== 'blob') return notAFile(path, found.type)
       return found.content
     },
     async changedPaths() {

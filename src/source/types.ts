@@ -77,8 +77,18 @@ export function overFileCap(path: string): string {
   return `${path} is over the ${FILE_READ_CAP / (1024 * 1024)} MiB read cap`
 }
 
-/** Why a path that is not a regular file is not read: `dir` (GitHub's word) or a git type. */
+/** What a path that is not a regular file is, by GitHub's or git's word for it. */
+const NOT_A_FILE: Readonly<Record<string, string>> = {
+  dir: 'a directory',
+  tree: 'a directory',
+  symlink: 'a symlink',
+  submodule: 'a submodule',
+  commit: 'a submodule'
+}
+
+/** Why a path that is not a regular file is not read (an unknown type is not echoed). */
 export function notAFile(path: string, type: string): string {
-  const kind = type === 'dir' ? 'directory' : type === 'commit' ? 'submodule' : type
-  return `${path} is a ${kind}, not a file`
+  return Object.hasOwn(NOT_A_FILE, type)
+    ? `${path} is ${NOT_A_FILE[type]}, not a file`
+    : `${path} is not a regular file`
 }
