@@ -148,6 +148,28 @@ describe('summary', () => {
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(65535)
     expect(text).toMatch(/not shown/)
   })
+  it('at every limit: fits, keeps the most it can, and renders a report alike each time', () => {
+    const many = Array.from({ length: 40 }, (_, i) =>
+      finding({ id: `f${i}`, ordinal: i + 1, body: `é${'x'.repeat(40 * i)}` })
+    )
+    const rows = [{ findings: many }, { findings: many.slice(0, 7) }]
+    const shared = report(rows)
+    const full = renderSummary(shared, 1e9)
+    let previous = ''
+    for (let limit = 200; limit <= Buffer.byteLength(full) + 2; limit += 97) {
+      const text = renderSummary(shared, limit)
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(limit)
+      // Sizes are added up from the blocks: the text must be what a fresh report gives
+      // (nothing cached across reports) and the largest cut that fits (grows with the limit).
+      expect(renderSummary(report(rows), limit)).toBe(text)
+      expect(Buffer.byteLength(text)).toBeGreaterThanOrEqual(Buffer.byteLength(previous))
+      if (Buffer.byteLength(text) < limit - 1)
+        expect(renderSummary(shared, Buffer.byteLength(text))).toBe(text)
+      previous = text
+    }
+    expect(renderSummary(shared, Buffer.byteLength(full))).toBe(full)
+    expect(renderSummary(shared, Buffer.byteLength(full) - 1)).not.toBe(full)
+  })
   it('titles say the verdict and the open introduced findings', () => {
     expect(
       renderTitle({

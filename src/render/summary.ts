@@ -76,19 +76,46 @@ interface Block {
   finding?: true
 }
 
+/** A block with its UTF-8 size, measured once. */
+interface SizedBlock extends Block {
+  bytes: number
+}
+
+/**
+ * The blocks of each report, built once. Performance (issue 7): the action renders one
+ * report twice (the check run's 64 KiB, the job summary's 1 MiB), and escaping every
+ * finding's text is most of a render; a report is not changed once built.
+ */
+const blocksOf = new WeakMap<Report, readonly SizedBlock[]>()
+
+function sizedBlocks(report: Report): readonly SizedBlock[] {
+  let blocks = blocksOf.get(report)
+  if (blocks === undefined) {
+    blocks = summaryBlocks(report).map((block) => ({
+      ...block,
+      bytes: byteLength(block.text)
+    }))
+    blocksOf.set(report, blocks)
+  }
+  return blocks
+}
+
 /** Renders the summary within `maxBytes`, cutting whole blocks and saying what was cut. */
 export function renderSummary(
   report: Report,
   maxBytes: number = SUMMARY_LIMITS.checkRun
 ): string {
-  const blocks = summaryBlocks(report)
+  const blocks = sizedBlocks(report)
   for (let floor = 0; floor <= 3; floor++) {
     const kept = blocks.filter((block) => block.priority >= floor)
-    const text = join(
-      kept,
-      blocks.filter((block) => block.priority < floor)
-    )
-    if (byteLength(text) <= maxBytes) return text
+    const dropped = blocks.filter((block) => block.priority < floor)
+    // The size `join` would give (a newline between blocks, then the note), without
+    // building a text of every block only to find it too long.
+    const size =
+      kept.reduce((sum, block) => sum + block.bytes, 0) +
+      Math.max(0, kept.length - 1) +
+      byteLength(cutNote(dropped))
+    if (size <= maxBytes) return join(kept, dropped)
   }
   return hardCut(blocks, maxBytes)
 }
