@@ -1,8 +1,11 @@
 /** The real bundled `dist/cli.js`, run as a user runs it, on the demo repository and the corpus. */
 import { afterAll, describe, expect, it } from '@jest/globals'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import {
+  closeSync,
+  existsSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -131,6 +134,38 @@ describe('dist/cli.js', () => {
       code: 2,
       stderr: expect.stringContaining('unknown command')
     })
+  })
+
+  it('a reader that closes the pipe early ends the output quietly; a full disk is one line and exit 2', async () => {
+    const args = ['check', '--repo', demo.root, '--base', 'main', '--format', 'json']
+    const env = { ...process.env, RECEIPT_GATE_CACHE_DIR: CACHE }
+    // `… | head -c 0`: the read end is gone before the first write (EPIPE).
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    child.stdout.destroy()
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const code = await new Promise((resolve) => child.once('close', resolve))
+    expect(stderr).toBe('')
+    expect(code).toBe(0) // the gate's exit code: the demo PR passes
+    if (existsSync('/dev/full')) {
+      const full = openSync('/dev/full', 'w')
+      try {
+        const run = spawnSync(process.execPath, [CLI, ...args], {
+          env,
+          stdio: ['ignore', full, 'pipe'],
+          encoding: 'utf8'
+        })
+        expect(run.status).toBe(2)
+        expect(run.stderr).toMatch(
+          /^receipt-gate: cannot write the output: ENOSPC\b.*\n$/
+        )
+      } finally {
+        closeSync(full)
+      }
+    }
   })
 
   describe('compile cache (src/cli/compile-cache.ts)', () => {
