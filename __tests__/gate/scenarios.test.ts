@@ -4,6 +4,7 @@
  * JSON report, not just the exit code.
  */
 import { afterEach, describe, expect, it } from '@jest/globals'
+import { writeFileSync } from 'node:fs'
 import { GitRepo } from '../support/git-repo.js'
 import {
   buildContainer,
@@ -556,27 +557,21 @@ describe('deferred audit', () => {
   }
   const bullet = (tail: string) =>
     `- [ ] [P1, confidence 75, introduced] ${tail} — deferred from impl-review (\`.flow/review-deferred/feature-fn-7.md\`)`
+  /** `check --base main` with a PR body of these lines (and any further arguments). */
+  const checkWithBody = async (repo: GitRepo, lines: string[], ...args: string[]) => {
+    const body = `${repo.path}.body.md`
+    writeFileSync(body, lines.join('\n'))
+    return checkJson(repo.path, '--base', 'main', '--body-file', body, ...args)
+  }
 
   it('passes when the PR body names every deferred finding', async () => {
     const repo = deferredRepo()
     repo.write({})
-    const body = `${repo.path}.body.md`
-    const { writeFileSync } = await import('node:fs')
-    writeFileSync(
-      body,
-      [
-        '## Open items',
-        bullet('src/auth.ts:42 — null deref in middleware'),
-        bullet('src/cart.ts:88  —  off-by-one on empty cart')
-      ].join('\n')
-    )
-    const { code, report } = await checkJson(
-      repo.path,
-      '--base',
-      'main',
-      '--body-file',
-      body
-    )
+    const { code, report } = await checkWithBody(repo, [
+      '## Open items',
+      bullet('src/auth.ts:42 — null deref in middleware'),
+      bullet('src/cart.ts:88  —  off-by-one on empty cart')
+    ])
     expect(code).toBe(0)
     expect(report.deferred).toMatchObject({
       expected: 2,
@@ -588,19 +583,10 @@ describe('deferred audit', () => {
 
   it('fails and lists what the PR body does not name', async () => {
     const repo = deferredRepo()
-    const body = `${repo.path}.body.md`
-    const { writeFileSync } = await import('node:fs')
-    writeFileSync(
-      body,
-      ['## Open items', bullet('src/auth.ts:42 — null deref in middleware')].join('\n')
-    )
-    const { code, report } = await checkJson(
-      repo.path,
-      '--base',
-      'main',
-      '--body-file',
-      body
-    )
+    const { code, report } = await checkWithBody(repo, [
+      '## Open items',
+      bullet('src/auth.ts:42 — null deref in middleware')
+    ])
     expect(code).toBe(1)
     expect(report.conclusion).toBe('failure')
     expect(report.deferred).toMatchObject({
@@ -641,16 +627,10 @@ describe('deferred audit', () => {
       repo.write({ '.flow/review-deferred/feature-fn-7.md': null })
       change(repo)
       repo.commit('chore(flow): the deferral file changed')
-      const body = `${repo.path}.body.md`
-      const { writeFileSync } = await import('node:fs')
-      writeFileSync(body, [bullet('src/a.ts:1 — a'), bullet('src/b.ts:2 — b')].join('\n'))
-      const { code, report } = await checkJson(
-        repo.path,
-        '--base',
-        'main',
-        '--body-file',
-        body
-      )
+      const { code, report } = await checkWithBody(repo, [
+        bullet('src/a.ts:1 — a'),
+        bullet('src/b.ts:2 — b')
+      ])
       expect(code).toBe(1)
       expect(report.conclusion).toBe('failure')
       expect(report.deferred).toMatchObject({ expected: 2, named: 2, notes: [] })
@@ -662,15 +642,9 @@ describe('deferred audit', () => {
 
   it('checks counts only when the branch has no deferral file', async () => {
     const repo = deferredRepo()
-    const body = `${repo.path}.body.md`
-    const { writeFileSync } = await import('node:fs')
-    writeFileSync(body, bullet('src/x.ts:1 — something'))
-    const { report } = await checkJson(
-      repo.path,
-      '--base',
-      'main',
-      '--body-file',
-      body,
+    const { report } = await checkWithBody(
+      repo,
+      [bullet('src/x.ts:1 — something')],
       '--branch',
       'other'
     )
