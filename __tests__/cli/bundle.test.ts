@@ -42,6 +42,8 @@ function cliWith(env: NodeJS.ProcessEnv, ...args: string[]) {
 }
 
 describe('dist/cli.js', () => {
+  /** `check` on the demo PR, JSON out. */
+  const check = ['check', '--repo', demo.root, '--base', 'main', '--format', 'json']
   it('check on the demo PR: success, JSON report as documented', () => {
     const run = cli(
       'check',
@@ -137,10 +139,9 @@ describe('dist/cli.js', () => {
   })
 
   it('a reader that closes the pipe early ends the output quietly; a full disk is one line and exit 2', async () => {
-    const args = ['check', '--repo', demo.root, '--base', 'main', '--format', 'json']
     const env = { ...process.env, RECEIPT_GATE_CACHE_DIR: CACHE }
     // `… | head -c 0`: the read end is gone before the first write (EPIPE).
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [CLI, ...check], {
       env,
       stdio: ['ignore', 'pipe', 'pipe']
     })
@@ -153,7 +154,7 @@ describe('dist/cli.js', () => {
     if (existsSync('/dev/full')) {
       const full = openSync('/dev/full', 'w')
       try {
-        const run = spawnSync(process.execPath, [CLI, ...args], {
+        const run = spawnSync(process.execPath, [CLI, ...check], {
           env,
           stdio: ['ignore', full, 'pipe'],
           encoding: 'utf8'
@@ -169,7 +170,6 @@ describe('dist/cli.js', () => {
   })
 
   describe('compile cache (src/cli/compile-cache.ts)', () => {
-    const check = ['check', '--repo', demo.root, '--base', 'main', '--format', 'json']
     const fresh = () => mkdtempSync(join(tmpdir(), 'rg-cli-cache-'))
     const only = (dir: string) => {
       const files = readdirSync(dir)
