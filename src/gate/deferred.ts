@@ -71,9 +71,9 @@ export function auditDeferred(input: AuditInput): DeferredAudit {
   if (input.body === null)
     return skipped(expected, 'no PR body given: deferred audit skipped')
   const unreadable = input.sinkUnreadable ?? null
-  const notes = input.sink
-    ? []
-    : unreadable !== null
+  // No note when the file was read, or when it is there but unreadable (that fails below).
+  const notes =
+    input.sink || unreadable !== null
       ? []
       : [input.sinkNote ?? 'no deferral file: only counts checked']
   const bodyBullets = countBodyBullets(input.body)
