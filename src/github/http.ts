@@ -16,6 +16,7 @@
 import type { getOctokit } from '@actions/github'
 import * as http from 'node:http'
 import * as https from 'node:https'
+import { decodeWithoutPatches } from './skim.js'
 
 type Full = ReturnType<typeof getOctokit>
 type Rest = Full['rest']
@@ -252,6 +253,13 @@ function direct(token: string, baseUrl: string): RequestFn {
   }
 }
 
+/**
+ * The answers that carry file patches: a PR's files list (every page) and a comparison.
+ * Their `patch` members come back `null` from this client; the octokit path (a proxy)
+ * keeps them.
+ */
+const PATCHED_ANSWER = /\/repos\/[^/]+\/[^/]+\/(?:pulls\/\d+\/files|compare\/[^/]+)$/
+
 /** One HTTP exchange (following a redirect of a read, as fetch does); the body parsed. */
 async function exchange(
   url: string,
@@ -310,9 +318,14 @@ async function exchange(
     const { gunzipSync } = await import('node:zlib')
     raw = gunzipSync(raw)
   }
-  const text = raw.toString('utf8')
+  const json = /\bjson\b/.test(flat['content-type'] ?? '')
+  // The action reads names from these two answers, never their patches (issue 7).
+  const text =
+    json && status < 300 && PATCHED_ANSWER.test(target.pathname)
+      ? decodeWithoutPatches(raw)
+      : raw.toString('utf8')
   let data: unknown = text
-  if (/\bjson\b/.test(flat['content-type'] ?? '') && text !== '') {
+  if (json && text !== '') {
     try {
       data = JSON.parse(text)
     } catch {
