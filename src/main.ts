@@ -22,10 +22,14 @@ import { evaluate } from './gate/evaluate.js'
 import type { Report } from './gate/report.js'
 import { apiSource } from './github/api-source.js'
 import { createClient, type Octokit } from './github/client.js'
+import type { EarlyReads } from './github/http.js'
 import { findPullRequestByHead, getPullRequest, pendingFields } from './github/pulls.js'
 
-/** Runs the action; never throws (failures fail the step with one clear message). */
-export async function run(): Promise<void> {
+/**
+ * Runs the action; never throws (failures fail the step with one clear message).
+ * `early`: the reads the light entry started before this module loaded (`prefetch.ts`).
+ */
+export async function run(early: EarlyReads | null = null): Promise<void> {
   try {
     const inputs = readInputs()
     const context = readRunContext()
@@ -37,6 +41,7 @@ export async function run(): Promise<void> {
     const octokit = createClient({
       token: inputs.token,
       baseUrl: context.apiUrl,
+      early: early ?? undefined,
       timeScale: context.timeScale,
       onRetry: (line) => core.info(line)
     })

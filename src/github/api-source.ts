@@ -15,6 +15,7 @@ import {
   type TreeListing
 } from '../source/types.js'
 import { GitHubError, type Octokit } from './client.js'
+import { filesPageParams, folderTreeParams } from './routes.js'
 
 /** GitHub caps the PR files list at 3,000 and a comparison's files at 300. */
 export const PR_FILES_CAP = 3000
@@ -78,12 +79,11 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
     async changedPaths() {
       // Performance (issue 7): the first page is asked for beside the PR read, whose
       // file count decides whether the list is used at all (one page is the cost of
-      // that guess on a PR over the cap).
-      const firstPage = octokit.rest.pulls.listFiles({
-        ...base,
-        pull_number: options.pullNumber,
-        per_page: 100
-      })
+      // that guess on a PR over the cap). The light entry may have started it
+      // (src/action/prefetch.ts): the same builder.
+      const firstPage = octokit.rest.pulls.listFiles(
+        filesPageParams(base, options.pullNumber)
+      )
       firstPage.catch(() => undefined) // awaited below, unless the count says otherwise
       const changedFiles = await options.changedFiles
       if (changedFiles > PR_FILES_CAP) {
@@ -145,14 +145,12 @@ async function folderByName(
   head: string,
   dir: string
 ): Promise<RawTree | undefined> {
-  // Only plain segments: `.` would mean something else to git than to the walk.
-  if (dir.split('/').some((segment) => segment === '.')) return undefined
+  // Only plain segments (null otherwise): `.` would mean something else to git than to
+  // the walk. The light entry may have started this read: the same builder.
+  const params = folderTreeParams(base, head, dir)
+  if (!params) return undefined
   try {
-    const { data } = await octokit.rest.git.getTree({
-      ...base,
-      tree_sha: `${head}:${dir}`,
-      recursive: '1'
-    })
+    const { data } = await octokit.rest.git.getTree(params)
     return data
   } catch (error) {
     if (isUnknownName(error)) return undefined

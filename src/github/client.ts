@@ -4,8 +4,10 @@
  * timeout per attempt, and a time scale for tests (`RECEIPT_GATE_TIME_SCALE`, so tests
  * never sleep for real).
  */
-import { createRestClient, type RestClient } from './http.js'
-import { REQUEST_TIMEOUT_MS, decide, sleep, type Failure } from './retry.js'
+import { createRestClient, type EarlyReads, type RestClient } from './http.js'
+import { attemptTimeoutMs, decide, sleep, type Failure } from './retry.js'
+
+export { attemptTimeoutMs } from './retry.js'
 
 export type Octokit = RestClient
 
@@ -27,21 +29,18 @@ export interface ClientOptions {
   timeScale: number
   /** Called before each retry, for the log. */
   onRetry?: (what: string) => void
-}
-
-/**
- * The timeout of one attempt: 20 s, shrunk by the tests' time scale but never below 1 s.
- * Once the timeout really applied, 20 s × 0.001 = 20 ms timed out healthy answers of
- * the local test API; a second is still far below any latency a test stages.
- */
-export function attemptTimeoutMs(timeScale: number): number {
-  return Math.max(1000, REQUEST_TIMEOUT_MS * timeScale)
+  /** Reads started before the client existed, taken as their requests' first attempts. */
+  early?: EarlyReads
 }
 
 /** Builds the client. */
 export function createClient(options: ClientOptions): Octokit {
   // Performance (issue 7): not `getOctokit` — see http.ts.
-  const octokit = createRestClient({ token: options.token, baseUrl: options.baseUrl })
+  const octokit = createRestClient({
+    token: options.token,
+    baseUrl: options.baseUrl,
+    early: options.early
+  })
   octokit.hook.wrap('request', async (request, params) => {
     const route = `${params.method} ${params.url}`
     const idempotent = params.method === 'GET' || params.method === 'HEAD'

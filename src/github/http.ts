@@ -16,7 +16,19 @@
 import type { getOctokit } from '@actions/github'
 import * as http from 'node:http'
 import * as https from 'node:https'
+import {
+  ROUTES,
+  apiBase,
+  endpoint,
+  prepare,
+  proxyConfigured,
+  requestHeaders,
+  type RequestParams
+} from './routes.js'
 import { decodeWithoutPatches } from './skim.js'
+import { createTransport, send, type RawAnswer, type Transport } from './transport.js'
+
+export type { RequestParams } from './routes.js'
 
 type Full = ReturnType<typeof getOctokit>
 type Rest = Full['rest']
@@ -24,40 +36,7 @@ type Method<F> = F extends (params?: infer P) => Promise<infer R>
   ? (params: P) => Promise<R>
   : never
 
-/** The endpoints the action calls, by octokit's names. */
-const ROUTES = {
-  pulls: {
-    get: 'GET /repos/{owner}/{repo}/pulls/{pull_number}',
-    list: 'GET /repos/{owner}/{repo}/pulls',
-    listFiles: 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files'
-  },
-  git: {
-    getTree: 'GET /repos/{owner}/{repo}/git/trees/{tree_sha}',
-    getBlob: 'GET /repos/{owner}/{repo}/git/blobs/{file_sha}'
-  },
-  repos: {
-    getContent: 'GET /repos/{owner}/{repo}/contents/{path}',
-    compareCommitsWithBasehead: 'GET /repos/{owner}/{repo}/compare/{basehead}',
-    listCommits: 'GET /repos/{owner}/{repo}/commits'
-  },
-  checks: {
-    create: 'POST /repos/{owner}/{repo}/check-runs',
-    update: 'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}',
-    get: 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}',
-    listForRef: 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs'
-  }
-} as const
-
 type Routes = typeof ROUTES
-
-/** What a request hook sees: octokit's endpoint options (route split, parameters inline). */
-export interface RequestParams {
-  method: string
-  /** The route's path template (`/repos/{owner}/{repo}/pulls`) or an absolute URL. */
-  url: string
-  request?: { signal?: AbortSignal }
-  [parameter: string]: unknown
-}
 
 export interface RestResponse {
   status: number
@@ -105,43 +84,34 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * Reads the light entry started before this client existed (`src/action/prefetch.ts`):
+ * its transport, and each early answer, taken once by the request that asks for it.
+ */
+export interface EarlyReads {
+  transport: Transport
+  /** The answer to the first attempt at `GET <url>`, if it was started early. */
+  take(method: string, url: string): Promise<RawAnswer> | undefined
+}
+
 export interface RestClientOptions {
   token: string
   baseUrl?: string
   env?: NodeJS.ProcessEnv
+  early?: EarlyReads
 }
-
-const OPTION_KEYS = new Set([
-  'method',
-  'url',
-  'baseUrl',
-  'headers',
-  'request',
-  'mediaType'
-])
 
 /** Builds the client (no request is made, nothing is loaded). */
 export function createRestClient(options: RestClientOptions): RestClient {
-  const baseUrl = (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, '')
-  const env = options.env ?? process.env
-  const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some(
-    (name) => (env[name] ?? '') !== ''
-  )
-  const send: RequestFn = proxied
+  const baseUrl = apiBase(options.baseUrl)
+  const sendFn: RequestFn = proxyConfigured(options.env ?? process.env)
     ? viaOctokit(options.token, baseUrl)
-    : direct(options.token, baseUrl)
-  let hooked: RequestFn = send
+    : direct(options.token, baseUrl, options.early)
+  let hooked: RequestFn = sendFn
   const request = async (
     route: string,
     parameters: Record<string, unknown> = {}
-  ): Promise<RestResponse> => {
-    const space = route.indexOf(' ')
-    return hooked({
-      ...parameters,
-      method: route.slice(0, space),
-      url: route.slice(space + 1)
-    })
-  }
+  ): Promise<RestResponse> => hooked(endpoint(route, parameters))
   const rest = Object.fromEntries(
     Object.entries(ROUTES).map(([area, methods]) => [
       area,
@@ -187,59 +157,22 @@ function nextLink(headers: Record<string, string>): string | null {
   return /<([^>]+)>;\s*rel="next"/.exec(headers.link ?? '')?.[1] ?? null
 }
 
-/** Percent-encodes as octokit's URL templates do (RFC 6570 simple expansion). */
-function encode(value: unknown): string {
-  return encodeURIComponent(String(value)).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`
-  )
-}
-
-/** Splits endpoint options into the URL (path and query) and the JSON body. */
-function prepare(
-  params: RequestParams,
-  baseUrl: string
-): { url: string; body: string | undefined } {
-  const rest: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(params))
-    if (!OPTION_KEYS.has(key) && value !== undefined) rest[key] = value
-  const path = params.url.replace(/\{(\w+)\}/g, (_all, name: string) => {
-    const value = rest[name]
-    delete rest[name]
-    return encode(value)
-  })
-  let url = /^https?:\/\//.test(path) ? path : `${baseUrl}${path}`
-  if (params.method === 'GET' || params.method === 'HEAD') {
-    const query = Object.entries(rest)
-      .map(([key, value]) => `${encode(key)}=${encode(value)}`)
-      .join('&')
-    if (query) url += `${url.includes('?') ? '&' : '?'}${query}`
-    return { url, body: undefined }
-  }
-  return { url, body: JSON.stringify(rest) }
-}
-
-function direct(token: string, baseUrl: string): RequestFn {
-  const agents = {
-    'http:': new http.Agent({ keepAlive: true }),
-    'https:': new https.Agent({ keepAlive: true })
-  }
+function direct(token: string, baseUrl: string, early?: EarlyReads): RequestFn {
+  const transport = early?.transport ?? createTransport(http, https)
   return async (params) => {
     const { url, body } = prepare(params, baseUrl)
-    const headers: Record<string, string> = {
-      accept: 'application/vnd.github+json',
-      'user-agent': 'receipt-gate',
-      'accept-encoding': 'gzip'
-    }
-    if (token) headers.authorization = `token ${token}`
-    if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8'
+    const headers = requestHeaders(token, body !== undefined)
+    // An early read stands in for this request's first attempt only: a retry (the hook
+    // calls again) finds it taken and sends.
+    const first = body === undefined ? early?.take(params.method, url) : undefined
     const response = await exchange(
       url,
       params.method,
       headers,
       body,
-      agents,
-      params.request?.signal
+      transport,
+      params.request?.signal,
+      first
     )
     if (response.status >= 400) {
       const data = response.data as { message?: unknown } | string
@@ -266,33 +199,17 @@ async function exchange(
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
-  agents: { 'http:': http.Agent; 'https:': https.Agent },
+  transport: Transport,
   signal: AbortSignal | undefined,
+  first?: Promise<RawAnswer>,
   redirects = 0
 ): Promise<RestResponse> {
   const target = new URL(url)
-  const transport = target.protocol === 'http:' ? http : https
-  const agent = target.protocol === 'http:' ? agents['http:'] : agents['https:']
-  const { status, responseHeaders, bytes } = await new Promise<{
-    status: number
-    responseHeaders: http.IncomingHttpHeaders
-    bytes: Buffer
-  }>((resolve, reject) => {
-    const req = transport.request(target, { method, headers, agent, signal }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('error', reject)
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          responseHeaders: res.headers,
-          bytes: Buffer.concat(chunks)
-        })
-      )
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+  const {
+    status,
+    headers: responseHeaders,
+    bytes
+  } = await (first ?? send(transport, target, method, headers, body, signal))
   const location = responseHeaders.location
   if (
     [301, 302, 303, 307, 308].includes(status) &&
@@ -305,8 +222,9 @@ async function exchange(
       method,
       headers,
       undefined,
-      agents,
+      transport,
       signal,
+      undefined,
       redirects + 1
     )
   }

@@ -68,6 +68,15 @@ export function decide(
   }
 }
 
+/**
+ * The timeout of one attempt: 20 s, shrunk by the tests' time scale but never below 1 s.
+ * Once the timeout really applied, 20 s × 0.001 = 20 ms timed out healthy answers of
+ * the local test API; a second is still far below any latency a test stages.
+ */
+export function attemptTimeoutMs(timeScale: number): number {
+  return Math.max(1000, REQUEST_TIMEOUT_MS * timeScale)
+}
+
 /** Reads `RECEIPT_GATE_TIME_SCALE` (default 1). */
 export function timeScaleFrom(env: Readonly<Record<string, string | undefined>>): number {
   const scale = Number(env.RECEIPT_GATE_TIME_SCALE)

@@ -150,9 +150,12 @@ export function countGit(trace: string): Record<string, number> {
   return out
 }
 
-/** The local GitHub API serving the PR as #1 (head branch → main). */
+/**
+ * The local GitHub API serving the PR as #1 (head branch → main). `RG_BENCH_LATENCY_MS`
+ * delays every answer by that much, as a distant API would (the targets are loopback's).
+ */
 export async function fakeFor(pr: BenchPr): Promise<FakeGitHub> {
-  return startFakeGitHub({
+  const fake = await startFakeGitHub({
     repo: pr.repo,
     pulls: [
       {
@@ -164,6 +167,10 @@ export async function fakeFor(pr: BenchPr): Promise<FakeGitHub> {
       }
     ]
   })
+  const latency = Number(process.env.RG_BENCH_LATENCY_MS ?? '')
+  if (latency > 0)
+    fake.faults.add({ kind: 'latency', ms: latency, route: '*', times: Infinity })
+  return fake
 }
 
 /**
