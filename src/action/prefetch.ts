@@ -68,8 +68,15 @@ export function earlyUrls(
 /** How long the light entry waits for the early reads to be sent, at most. */
 const SEND_WAIT_MS = 250
 
-async function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+/** Resolves when every promise has, or after `ms`; the timer never outlives it. */
+async function allWithin(promises: Promise<void>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))
+  try {
+    await Promise.race([Promise.all(promises), timeout])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /** Starts the early reads; null when there are none. Never throws. */
@@ -105,7 +112,7 @@ export async function startEarlyReads(
     // Sending takes turns of the event loop (connect, TLS), and loading the action holds
     // the loop: the requests must be out before it starts, or they wait for it. Never
     // more than SEND_WAIT_MS, should the network be slow to take them.
-    await Promise.race([Promise.all(sent), delay(SEND_WAIT_MS)])
+    await allWithin(sent, SEND_WAIT_MS)
     return {
       transport,
       // Not async: the answer itself, the promise the request made, is handed over.
