@@ -14,6 +14,6 @@ if (start !== 'answered') {
   const early = start === null ? null : await startEarlyReads(start)
   const { run } = await import(/* webpackIgnore: true */ './main.js')
   // run() never throws and settles only when every write is answered.
-  await run(early)
+  await run(start, early)
   await exitWhenFlushed()
 }

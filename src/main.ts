@@ -5,9 +5,8 @@
  */
 // The toolkit's commands, without the toolkit (issue 7: it loads undici at import).
 import * as core from './action/commands.js'
-import { readInputs, type ActionInputs } from './action/inputs.js'
-import { readRunContext, type RunContext } from './action/context.js'
-import { routeEvent } from './action/event.js'
+import type { ActionInputs } from './action/inputs.js'
+import type { RunContext } from './action/context.js'
 import { emptyOutputs, reportOutputs, type Outputs } from './action/outputs.js'
 import {
   logReport,
@@ -16,6 +15,7 @@ import {
   writeReportFile,
   type PublishTarget
 } from './action/publish.js'
+import { readStart, type RunStart } from './action/quick.js'
 import { mergeGroupReport, pullNotFoundReport } from './action/special-reports.js'
 import { workspaceSource } from './action/workspace.js'
 import { evaluate } from './gate/evaluate.js'
@@ -27,13 +27,15 @@ import { findPullRequestByHead, getPullRequest, pendingFields } from './github/p
 
 /**
  * Runs the action; never throws (failures fail the step with one clear message).
- * `early`: the reads the light entry started before this module loaded (`prefetch.ts`).
+ * `start`: what the light entry read (null: read here, where a bad input fails the step);
+ * `early`: the reads it started before this module loaded (`prefetch.ts`).
  */
-export async function run(early: EarlyReads | null = null): Promise<void> {
+export async function run(
+  start: RunStart | null = null,
+  early: EarlyReads | null = null
+): Promise<void> {
   try {
-    const inputs = readInputs()
-    const context = readRunContext()
-    const route = routeEvent(context.eventName, context.payload, inputs.pullNumber)
+    const { inputs, context, route } = start ?? readStart()
     if (route.kind === 'nothing') {
       core.info(`Receipt Gate: nothing to gate (${route.why}).`)
       return setOutputs(emptyOutputs('neutral'))

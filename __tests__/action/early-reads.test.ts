@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import type { RunContext } from '../../src/action/context.js'
 import type { EventRoute } from '../../src/action/event.js'
 import type { ActionInputs } from '../../src/action/inputs.js'
-import { earlyUrls, startEarlyReads, type EarlyStart } from '../../src/action/prefetch.js'
+import { earlyUrls, startEarlyReads } from '../../src/action/prefetch.js'
+import type { RunStart } from '../../src/action/quick.js'
 import { parseOptions } from '../../src/gate/options.js'
 import { createClient } from '../../src/github/client.js'
 import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
@@ -45,7 +46,7 @@ const pull = (headSha: string | null): EventRoute => ({
   number: 7,
   headSha
 })
-const start = (over: Partial<EarlyStart> = {}): EarlyStart => ({
+const start = (over: Partial<RunStart> = {}): RunStart => ({
   inputs: inputs(),
   context: context(),
   route: pull('abc123'),
@@ -128,7 +129,7 @@ describe('early reads against the local GitHub API', () => {
     s?.repo.cleanup()
   })
 
-  const earlyStart = (): EarlyStart =>
+  const earlyStart = (): RunStart =>
     start({
       context: context({ apiUrl: fake.url, workspace: undefined }),
       route: pull(s.feature)

@@ -40,8 +40,8 @@ function raw(name: (typeof INPUT_NAMES)[number]): string | undefined {
   return env === undefined ? undefined : env.trim()
 }
 
-/** Reads and validates every input; throws {@link OptionError} on a bad value. */
-export function readInputs(options: { mask?: boolean } = {}): ActionInputs {
+/** Reads and validates every input, and masks the token; throws {@link OptionError} on a bad value. */
+export function readInputs(): ActionInputs {
   const gate = parseOptions({
     receiptsDir: raw('receipts-dir'),
     select: raw('select'),
@@ -67,7 +67,7 @@ export function readInputs(options: { mask?: boolean } = {}): ActionInputs {
     )
   }
   const token = raw('token') ?? ''
-  if (token !== '' && options.mask !== false) maskSecret(token)
+  if (token !== '') maskSecret(token)
   return {
     token,
     checkName: (raw('check-name') ?? '').trim() || 'Review receipts',
@@ -78,6 +78,6 @@ export function readInputs(options: { mask?: boolean } = {}): ActionInputs {
 }
 
 /** `core.setSecret`: the `add-mask` workflow command, escaped as the toolkit escapes it. */
-export function maskSecret(secret: string): void {
+function maskSecret(secret: string): void {
   process.stdout.write(`::add-mask::${escapeData(secret)}${EOL}`)
 }

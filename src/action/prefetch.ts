@@ -28,22 +28,14 @@ import {
   requestHeaders
 } from '../github/routes.js'
 import { createTransport, send, type RawAnswer } from '../github/transport.js'
-import type { RunContext } from './context.js'
-import type { EventRoute } from './event.js'
-import type { ActionInputs } from './inputs.js'
-
-export interface EarlyStart {
-  inputs: ActionInputs
-  context: RunContext
-  route: EventRoute
-}
+import type { RunStart } from './quick.js'
 
 /**
  * The URLs of the reads to start early, in the order the run asks for them. None behind
  * a proxy (requests then go through octokit), none without a repository or PR number.
  */
 export function earlyUrls(
-  { inputs, context, route }: EarlyStart,
+  { inputs, context, route }: RunStart,
   env: NodeJS.ProcessEnv,
   hasCheckout: (workspace: string) => boolean
 ): string[] {
@@ -81,7 +73,7 @@ async function allWithin(promises: Promise<void>[], ms: number): Promise<void> {
 
 /** Starts the early reads; null when there are none. Never throws. */
 export async function startEarlyReads(
-  start: EarlyStart,
+  start: RunStart,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<EarlyReads | null> {
   try {
