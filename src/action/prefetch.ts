@@ -83,24 +83,24 @@ export async function startEarlyReads(
     const transport = createTransport(http, https)
     const headers = requestHeaders(start.inputs.token, false)
     const answers = new Map<string, Promise<RawAnswer>>()
-    const sent: Promise<void>[] = []
-    for (const url of urls) {
-      const signal = AbortSignal.timeout(attemptTimeoutMs(start.context.timeScale))
-      let onSent = (): void => undefined
-      sent.push(new Promise((resolve) => (onSent = resolve)))
-      const answer = send(
-        transport,
-        new URL(url),
-        'GET',
-        headers,
-        undefined,
-        signal,
-        onSent
-      )
-      // Settled by whoever takes it; one never taken must not count as unhandled.
-      answer.catch(() => undefined)
-      answers.set(url, answer)
-    }
+    const sent = urls.map(
+      async (url) =>
+        new Promise<void>((onSent) => {
+          const signal = AbortSignal.timeout(attemptTimeoutMs(start.context.timeScale))
+          const answer = send(
+            transport,
+            new URL(url),
+            'GET',
+            headers,
+            undefined,
+            signal,
+            onSent
+          )
+          // Settled by whoever takes it; one never taken must not count as unhandled.
+          answer.catch(() => undefined)
+          answers.set(url, answer)
+        })
+    )
     // Sending takes turns of the event loop (connect, TLS), and loading the action holds
     // the loop: the requests must be out before it starts, or they wait for it. Never
     // more than SEND_WAIT_MS, should the network be slow to take them.

@@ -164,7 +164,7 @@ function direct(token: string, baseUrl: string, early?: EarlyReads): RequestFn {
     const headers = requestHeaders(token, body !== undefined)
     // An early read stands in for this request's first attempt only: a retry (the hook
     // calls again) finds it taken and sends.
-    const first = body === undefined ? early?.take(params.method, url) : undefined
+    const first = early?.take(params.method, url)
     const response = await exchange(
       url,
       params.method,
