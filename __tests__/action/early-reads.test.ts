@@ -5,7 +5,7 @@
  * GitHub API. (The fault matrix runs the bundled action with every fault on these
  * routes: a refused or hung early read is retried as any first attempt.)
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import type { RunContext } from '../../src/action/context.js'
 import type { EventRoute } from '../../src/action/event.js'
 import type { ActionInputs } from '../../src/action/inputs.js'
@@ -13,8 +13,7 @@ import { earlyUrls, startEarlyReads } from '../../src/action/prefetch.js'
 import type { RunStart } from '../../src/action/quick.js'
 import { parseOptions } from '../../src/gate/options.js'
 import { createClient } from '../../src/github/client.js'
-import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
-import { buildScenario, type Scenario } from '../github-api/scenario.js'
+import { servedScenario } from '../github-api/scenario.js'
 
 function inputs(gate: Record<string, string> = {}): ActionInputs {
   return {
@@ -113,35 +112,21 @@ describe('earlyUrls', () => {
 })
 
 describe('early reads against the local GitHub API', () => {
-  let s: Scenario
-  let fake: FakeGitHub
-
-  beforeAll(async () => {
-    s = buildScenario()
-    fake = await startFakeGitHub({
-      repo: s.repo,
-      pulls: [{ number: 7, head: { ref: 'feature' }, base: { ref: 'main' } }]
-    })
-  })
-
-  afterAll(async () => {
-    await fake?.close()
-    s?.repo.cleanup()
-  })
+  const served = servedScenario()
 
   const earlyStart = (): RunStart =>
     start({
-      context: context({ apiUrl: fake.url, workspace: undefined }),
-      route: pull(s.feature)
+      context: context({ apiUrl: served.fake.url, workspace: undefined }),
+      route: pull(served.s.feature)
     })
 
   it('are sent before the client exists, and each answers the client once', async () => {
-    const before = fake.requests.length
+    const before = served.fake.requests.length
     const early = await startEarlyReads(earlyStart(), {})
     expect(early).not.toBeNull()
     // Sent already: the local API has all three before any client asks.
     await new Promise((resolve) => setTimeout(resolve, 200))
-    const sent = fake.requests.slice(before).map((r) => r.operationId)
+    const sent = served.fake.requests.slice(before).map((r) => r.operationId)
     expect(sent.sort((a, b) => String(a).localeCompare(String(b)))).toEqual([
       'git/get-tree',
       'pulls/get',
@@ -150,16 +135,16 @@ describe('early reads against the local GitHub API', () => {
 
     const client = createClient({
       token: 'test-token',
-      baseUrl: fake.url,
+      baseUrl: served.fake.url,
       timeScale: 1,
       early: early ?? undefined
     })
     const repo = { owner: 'acme', repo: 'widgets' }
     const { data: pr } = await client.rest.pulls.get({ ...repo, pull_number: 7 })
-    expect(pr.head.sha).toBe(s.feature)
+    expect(pr.head.sha).toBe(served.s.feature)
     const { data: tree } = await client.rest.git.getTree({
       ...repo,
-      tree_sha: `${s.feature}:.flow/review-receipts`,
+      tree_sha: `${served.s.feature}:.flow/review-receipts`,
       recursive: '1'
     })
     expect(tree.tree.map((entry) => entry.path).sort()).toEqual([
@@ -167,20 +152,20 @@ describe('early reads against the local GitHub API', () => {
       'impl-fn-1.2.json'
     ])
     // No second request for either; asked again, each goes to the API.
-    expect(fake.requests.length - before).toBe(3)
+    expect(served.fake.requests.length - before).toBe(3)
     await client.rest.pulls.get({ ...repo, pull_number: 7 })
-    expect(fake.requests.length - before).toBe(4)
-    fake.assertNoViolations()
+    expect(served.fake.requests.length - before).toBe(4)
+    served.fake.assertNoViolations()
   })
 
   it('a refused early read is the first attempt: the client retries it', async () => {
-    fake.faults.add({ kind: 'status', route: 'pulls/get', status: 502, times: 1 })
-    const before = fake.requests.length
+    served.fake.faults.add({ kind: 'status', route: 'pulls/get', status: 502, times: 1 })
+    const before = served.fake.requests.length
     const early = await startEarlyReads(earlyStart(), {})
     const retries: string[] = []
     const client = createClient({
       token: 'test-token',
-      baseUrl: fake.url,
+      baseUrl: served.fake.url,
       timeScale: 0.001,
       early: early ?? undefined,
       onRetry: (line) => retries.push(line)
@@ -191,7 +176,9 @@ describe('early reads against the local GitHub API', () => {
       pull_number: 7
     })
     expect(pr.number).toBe(7)
-    const reads = fake.requests.slice(before).filter((r) => r.operationId === 'pulls/get')
+    const reads = served.fake.requests
+      .slice(before)
+      .filter((r) => r.operationId === 'pulls/get')
     expect(reads.map((r) => r.status)).toEqual([502, 200])
     // The client saw the early 502 as its own first attempt.
     expect(retries).toEqual([

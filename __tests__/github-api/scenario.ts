@@ -1,5 +1,7 @@
 /** A small repository with every tree entry kind, and a diverged PR branch, for the fake's tests. */
+import { afterAll, beforeAll } from '@jest/globals'
 import { GitRepo } from '../support/git-repo.js'
+import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
 
 export interface Scenario {
   repo: GitRepo
@@ -53,4 +55,42 @@ export function buildScenario(): Scenario {
   repo.write({ 'CHANGELOG.md': '- main moved on\n' })
   const main = repo.commit('main moves')
   return { repo, root, main, feature, receiptCommit, featureWork, mergeBase }
+}
+
+/**
+ * The scenario behind the local GitHub API, `feature` as PR #7 against `main`, for the
+ * tests of the enclosing `describe` (built before them, removed after them). Read `s`
+ * and `fake` inside the tests.
+ */
+export function servedScenario(): { readonly s: Scenario; readonly fake: FakeGitHub } {
+  let served: { s: Scenario; fake: FakeGitHub } | undefined
+  beforeAll(async () => {
+    const s = buildScenario()
+    try {
+      const fake = await startFakeGitHub({
+        repo: s.repo,
+        pulls: [{ number: 7, head: { ref: 'feature' }, base: { ref: 'main' } }]
+      })
+      served = { s, fake }
+    } catch (error) {
+      s.repo.cleanup()
+      throw error
+    }
+  })
+  afterAll(async () => {
+    await served?.fake.close()
+    served?.s.repo.cleanup()
+  })
+  const get = (): { s: Scenario; fake: FakeGitHub } => {
+    if (!served) throw new Error('servedScenario: read inside a test')
+    return served
+  }
+  return {
+    get s() {
+      return get().s
+    },
+    get fake() {
+      return get().fake
+    }
+  }
 }

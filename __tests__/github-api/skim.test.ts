@@ -4,12 +4,11 @@
  * everything else exactly as `JSON.parse` reads it — checked on tricky and arbitrary
  * JSON, and through the client against the local GitHub API.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { createRestClient } from '../../src/github/http.js'
 import { decodeWithoutPatches } from '../../src/github/skim.js'
-import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
-import { buildScenario, type Scenario } from './scenario.js'
+import { servedScenario } from './scenario.js'
 
 const RUNS = Number(process.env.FC_RUNS ?? '') || 1000
 
@@ -109,32 +108,18 @@ describe('decodeWithoutPatches', () => {
 })
 
 describe('the REST client against the local GitHub API', () => {
-  let s: Scenario
-  let fake: FakeGitHub
+  const served = servedScenario()
   const repo = { owner: 'acme', repo: 'widgets' }
 
-  beforeAll(async () => {
-    s = buildScenario()
-    fake = await startFakeGitHub({
-      repo: s.repo,
-      pulls: [{ number: 7, head: { ref: 'feature' }, base: { ref: 'main' } }]
-    })
-  })
-
-  afterAll(async () => {
-    await fake?.close()
-    s?.repo.cleanup()
-  })
-
   it('reads the files list and a comparison with null patches and every name', async () => {
-    const client = createRestClient({ token: 't', baseUrl: fake.url })
+    const client = createRestClient({ token: 't', baseUrl: served.fake.url })
     const { data: files } = await client.rest.pulls.listFiles({
       ...repo,
       pull_number: 7,
       per_page: 100
     })
-    const names = s.repo
-      .git('diff', '--name-only', '-M', s.mergeBase, 'feature')
+    const names = served.s.repo
+      .git('diff', '--name-only', '-M', served.s.mergeBase, 'feature')
       .split('\n')
       .sort()
     expect(files.map((file) => file.filename).sort()).toEqual(names)
@@ -142,7 +127,7 @@ describe('the REST client against the local GitHub API', () => {
     for (const file of files) expect(file.patch ?? null).toBeNull()
     const { data: compare } = await client.rest.repos.compareCommitsWithBasehead({
       ...repo,
-      basehead: `${s.featureWork}...${s.feature}`
+      basehead: `${served.s.featureWork}...${served.s.feature}`
     })
     expect(compare.status).toBe('ahead')
     expect(compare.files?.map((file) => [file.filename, file.patch])).toEqual([
@@ -150,7 +135,7 @@ describe('the REST client against the local GitHub API', () => {
     ])
     // Other answers keep every member.
     const { data: pr } = await client.rest.pulls.get({ ...repo, pull_number: 7 })
-    expect(pr.head.sha).toBe(s.feature)
-    fake.assertNoViolations()
+    expect(pr.head.sha).toBe(served.s.feature)
+    served.fake.assertNoViolations()
   })
 })
