@@ -28,8 +28,6 @@ import {
 import { decodeWithoutPatches } from './skim.js'
 import { createTransport, send, type RawAnswer, type Transport } from './transport.js'
 
-export type { RequestParams } from './routes.js'
-
 type Full = ReturnType<typeof getOctokit>
 type Rest = Full['rest']
 type Method<F> = F extends (params?: infer P) => Promise<infer R>
