@@ -7,6 +7,7 @@
 import { isJsonObject, own, type JsonObject, type JsonValue } from './json.js'
 import { historyFileName, lineageId } from './identity.js'
 import { reasonsFromZod } from './issues.js'
+import { plainContainer } from './plain-container.js'
 import {
   CriteriaSchema,
   FindingsContainerSchema,
@@ -26,9 +27,14 @@ export function checkContainer(
   prefix = 'findings'
 ): Checked<FindingsContainer> {
   if (!isJsonObject(value)) return refuse(`${prefix}: must be an object`)
-  const parsed = FindingsContainerSchema.safeParse(value, { reportInput: true })
-  if (!parsed.success) return { ok: false, reasons: reasonsFromZod(prefix, parsed.error) }
-  const container = parsed.data
+  // The plainly valid container is checked without zod; anything else, zod decides.
+  let container = plainContainer(value)
+  if (container === undefined) {
+    const parsed = FindingsContainerSchema.safeParse(value, { reportInput: true })
+    if (!parsed.success)
+      return { ok: false, reasons: reasonsFromZod(prefix, parsed.error) }
+    container = parsed.data
+  }
   const reasons = [...roundRules(container, prefix), ...itemRules(container, prefix)]
   if (reasons.length === 0) reasons.push(...byteBound(value, prefix))
   return reasons.length === 0

@@ -1,0 +1,223 @@
+/**
+ * The fast path of the findings check (`plainContainer`, issue 7) may answer only what
+ * the zod schemas would: when it accepts a container, the schemas accept it too and
+ * return the same value, key order included. When it is unsure, the schemas decide.
+ * It must also be used: every valid container of the corpus takes it.
+ */
+import { describe, expect, it } from '@jest/globals'
+import fc from 'fast-check'
+import { checkContainer } from '../../src/receipts/findings.js'
+import {
+  readJsonBytes,
+  type JsonObject,
+  type JsonValue
+} from '../../src/receipts/json.js'
+import { plainContainer } from '../../src/receipts/plain-container.js'
+import {
+  AnchorSchema,
+  FindingItemSchema,
+  FindingsContainerSchema
+} from '../../src/receipts/schema.js'
+import { BASES, clone, isObject, mutate, mutationArb } from '../support/mutations.js'
+import {
+  buildContainer,
+  buildItem,
+  jsonBytes,
+  raw,
+  SHA,
+  type Built,
+  type BuiltObject
+} from '../support/receipt-builders.js'
+
+const RUNS = Number(process.env.FC_RUNS ?? '') || 1000
+
+/** A built value as the core receives it: read from its JSON bytes (null prototypes, float tokens). */
+function read(value: Built): JsonValue {
+  const result = readJsonBytes(jsonBytes(value))
+  if (!result.ok) throw new Error('test input is not JSON')
+  return result.value
+}
+
+/** The fast path agrees with the schemas on `value`; returns whether it took it. */
+function agrees(value: JsonValue): boolean {
+  const plain = plainContainer(value as JsonObject)
+  if (plain === undefined) return false
+  const parsed = FindingsContainerSchema.safeParse(value)
+  expect(parsed.success).toBe(true)
+  // `toStrictEqual` compares values and types; the JSON text compares key order too.
+  expect(plain).toStrictEqual(parsed.data)
+  expect(JSON.stringify(plain)).toBe(JSON.stringify(parsed.data))
+  return true
+}
+
+const CONTAINERS: Array<{ name: string; value: Built }> = BASES.filter(
+  (base) => isObject(base.value) && isObject(base.value.findings)
+).map((base) => ({ name: base.name, value: (base.value as BuiltObject).findings! }))
+
+describe('plainContainer', () => {
+  it('lists the keys of each schema, in the schema order (the value is built in it)', () => {
+    const full = buildContainer({ items: 1, supersedesReceiptId: 'round-0', round: 2 })
+    const item = (full.items as BuiltObject[])[0]!
+    item.priorFindingId = 'finding-0'
+    const value = read(full) as JsonObject
+    const plain = plainContainer(value)!
+    const out = plain.items[0]!
+    expect(Object.keys(plain)).toEqual(Object.keys(FindingsContainerSchema.def.shape))
+    expect(Object.keys(out)).toEqual(Object.keys(FindingItemSchema.def.shape))
+    expect(Object.keys(out.anchor!)).toEqual(Object.keys(AnchorSchema.def.shape))
+  })
+
+  it('takes every valid container of the corpus, with the value the schemas give', () => {
+    expect(CONTAINERS.length).toBeGreaterThan(10)
+    for (const { name, value } of CONTAINERS) {
+      const container = read(value)
+      if (!FindingsContainerSchema.safeParse(container).success) continue
+      expect([name, agrees(container)]).toEqual([name, true])
+    }
+  })
+
+  it('builds fresh objects and arrays, as the schemas do', () => {
+    const value = read(buildContainer({ items: 2 })) as JsonObject
+    const plain = plainContainer(value)!
+    expect(plain).not.toBe(value)
+    expect(plain.items).not.toBe(value.items)
+    expect(plain.items[0]).not.toBe((value.items as JsonValue[])[0])
+    expect(plain.items[0]!.rIds).not.toBe((value.items as JsonObject[])[0]!.rIds)
+    expect(Object.getPrototypeOf(plain)).toBe(Object.prototype)
+  })
+
+  // Each of these the schemas refuse, or accept only through a rule the fast path does
+  // not take: the fast path must leave them to the schemas.
+  const item = (extra: BuiltObject): Built =>
+    buildContainer({
+      items: [
+        buildItem({ with: extra, anchor: { headSha: SHA.head2, baseSha: SHA.base } })
+      ]
+    })
+  const unsure: Array<[string, Built]> = [
+    ['an unknown container key', { ...buildContainer(), extra: 1 }],
+    ['schemaVersion 1.0', { ...buildContainer(), schemaVersion: raw('1.0') }],
+    ['round 1e0', { ...buildContainer(), round: raw('1e0') }],
+    ['round 0', { ...buildContainer(), round: 0 }],
+    [
+      'baseSha null',
+      { ...buildContainer({ baseSha: null, anchored: false }), baseSha: null }
+    ],
+    ['an empty sourceReceiptId', { ...buildContainer(), sourceReceiptId: '' }],
+    ['a 161-code-point id', { ...buildContainer(), backend: 'x'.repeat(161) }],
+    ['201 items', buildContainer({ items: 201, anchored: false })],
+    ['items not an array', { ...buildContainer(), items: {} }],
+    ['an item that is not an object', { ...buildContainer(), items: [[]] }],
+    ['anchor null', item({ anchor: null })],
+    ['confidence 100.0', item({ confidence: raw('100.0') })],
+    ['confidence "75"', item({ confidence: '75' })],
+    ['confidence 10', item({ confidence: 10 })],
+    ['ordinal 2^53', item({ ordinal: raw('9007199254740992') })],
+    ['a repeated R-ID', item({ rIds: ['R1', 'R1'] })],
+    ['33 R-IDs', item({ rIds: Array.from({ length: 33 }, (_, i) => `R${i + 1}`) })],
+    ['R-ID R4a', item({ rIds: ['R4a'] })],
+    ['an unknown item key', item({ extra: null })],
+    ['a title of 241 astral characters', item({ title: '😀'.repeat(241) })],
+    ['severity p1', item({ severity: 'p1' })],
+    ['suggestion empty', item({ suggestion: '' })],
+    ['an absolute anchor path', item({ anchor: { ...anchor(), path: '/etc/passwd' } })],
+    ['a .. segment', item({ anchor: { ...anchor(), path: 'src/../x' } })],
+    ['side left', item({ anchor: { ...anchor(), side: 'left' } })],
+    ['endLine 1.5', item({ anchor: { ...anchor(), endLine: raw('1.5') } })],
+    ['blobOid in capitals', item({ anchor: { ...anchor(), blobOid: 'ABCDEF0' } })],
+    ['an unknown anchor key', item({ anchor: { ...anchor(), line: 3 } })]
+  ]
+  it.each(unsure)('leaves %s to the schemas', (_, value) => {
+    const container = read(value)
+    expect(plainContainer(container as JsonObject)).toBeUndefined()
+  })
+
+  it('leaves a __proto__ key to the schemas', () => {
+    const text = `{"__proto__":1,${JSON.stringify(buildContainer()).slice(1)}`
+    const result = readJsonBytes(new TextEncoder().encode(text))
+    expect(result.ok && plainContainer(result.value as JsonObject)).toBeUndefined()
+  })
+
+  // Valid through rules the fast path takes itself: the same value as the schemas.
+  const sure: Array<[string, Built]> = [
+    [
+      'null for every absent-or-null key',
+      item({
+        suggestion: null,
+        priorFindingId: null,
+        anchor: { ...anchor(), originalPath: null, endLine: null, blobOid: null }
+      })
+    ],
+    ['no anchor and no baseSha', buildContainer({ baseSha: null, anchored: false })],
+    ['R-IDs in other digits', item({ rIds: ['R١٢', 'R３'] })],
+    [
+      'an anchor path flowctl cleans',
+      item({ anchor: { ...anchor(), path: ' `**src/a.ts**` ' } })
+    ],
+    ['a Windows path', item({ anchor: { ...anchor(), path: 'src\\a.ts' } })],
+    [
+      'a negative endLine (the schema takes any integer; findings.ts relates it)',
+      item({ anchor: { ...anchor(), endLine: -3 } })
+    ],
+    ['confidence 0', item({ confidence: 0 })],
+    ['200 items', buildContainer({ items: 200 })],
+    ['a title of 240 astral characters', item({ title: '😀'.repeat(240) })],
+    ['no items', buildContainer({ items: [] })]
+  ]
+  it.each(sure)('takes %s with the schemas’ value', (_, value) => {
+    expect(agrees(read(value))).toBe(true)
+  })
+
+  it('agrees with the schemas on mutated corpus containers', () => {
+    let taken = 0
+    fc.assert(
+      fc.property(
+        fc.nat({ max: CONTAINERS.length - 1 }),
+        fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
+        (index, mutations) => {
+          let value = clone(CONTAINERS[index]!.value)
+          for (const m of mutations) value = mutate(value, m)
+          const container = read(value)
+          if (isObject(container as Built) && agrees(container)) taken++
+        }
+      ),
+      { numRuns: RUNS }
+    )
+    // Some mutations leave a valid container (a string changed, an optional key dropped).
+    expect(taken).toBeGreaterThan(0)
+  })
+
+  it('gives checkContainer the answer it gives without the fast path', () => {
+    fc.assert(
+      fc.property(
+        fc.nat({ max: CONTAINERS.length - 1 }),
+        fc.array(mutationArb, { minLength: 0, maxLength: 2 }),
+        (index, mutations) => {
+          let value = clone(CONTAINERS[index]!.value)
+          for (const m of mutations) value = mutate(value, m)
+          const container = read(value)
+          const checked = checkContainer(container)
+          const parsed = isObject(container as Built)
+            ? FindingsContainerSchema.safeParse(container)
+            : null
+          if (checked.ok) expect(parsed?.success).toBe(true)
+          if (parsed?.success === false) expect(checked.ok).toBe(false)
+        }
+      ),
+      { numRuns: RUNS }
+    )
+  })
+})
+
+function anchor(): BuiltObject {
+  return {
+    path: 'src/a.ts',
+    side: 'head',
+    startLine: 3,
+    baseSha: SHA.base,
+    headSha: SHA.head2,
+    endLine: 4,
+    originalPath: 'src/b.ts',
+    blobOid: '0123abcd'
+  }
+}

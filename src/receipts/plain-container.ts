@@ -1,0 +1,245 @@
+/**
+ * The common case of a findings container, checked without zod: a container every field
+ * of which is plainly valid. Performance (issue 7): zod spends most of a cold run's
+ * validation (about 35 ms for the bench's 30 files, in code V8 has not compiled yet)
+ * in its generic machinery: a payload object, an issues array and a few calls per field.
+ * Hand-written checks of the same rules run in a fraction of that.
+ *
+ * `plainContainer` answers only "valid, and here is the value zod would return" or
+ * "not sure": anything it does not recognise as valid — a wrong type, a bound crossed,
+ * an unknown key, a number read as a float token — gives `undefined`, and the caller
+ * asks the zod schemas (schema.ts), which give the value or the reasons. So it can only
+ * be wrong by accepting what the schemas refuse; `__tests__/receipts/plain-container.test.ts`
+ * holds it to the schemas' answer (success and value, key order included) on generated
+ * and mutated containers.
+ *
+ * The value is built as zod's compiled object parser builds it: a fresh object with the
+ * shape's keys in the shape's order, each present key copied, arrays copied. Every
+ * shape lists its required keys first, so each object is a literal of those, then the
+ * optional ones present, in order.
+ */
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js'
+import {
+  CLASSIFICATIONS,
+  CONFIDENCES,
+  LIMITS,
+  REVIEW_KINDS,
+  SEVERITIES,
+  STATUSES
+} from './limits.js'
+import { safePath } from './paths.js'
+import type { Anchor, FindingItem, FindingsContainer } from './schema.js'
+import { withinCodePoints } from './text.js'
+
+// The keys of each closed object, in the order of its shape in schema.ts.
+const CONTAINER_KEYS = [
+  'schemaVersion',
+  'sourceReceiptId',
+  'reviewKind',
+  'backend',
+  'round',
+  'headSha',
+  'items',
+  'baseSha',
+  'supersedesReceiptId'
+] as const
+const ITEM_KEYS = [
+  'id',
+  'ordinal',
+  'severity',
+  'confidence',
+  'classification',
+  'status',
+  'title',
+  'body',
+  'rIds',
+  'firstSeenReceiptId',
+  'lastSeenReceiptId',
+  'suggestion',
+  'priorFindingId',
+  'anchor'
+] as const
+const ANCHOR_KEYS = [
+  'path',
+  'side',
+  'startLine',
+  'baseSha',
+  'headSha',
+  'originalPath',
+  'endLine',
+  'blobOid'
+] as const
+
+const BLOB_OID = /^[0-9a-f]{7,64}$/
+const RID = /^R\p{Nd}+$/u
+
+type Field = JsonValue | undefined
+
+/** The container as the schemas would return it, or `undefined` when they must decide. */
+export function plainContainer(value: JsonObject): FindingsContainer | undefined {
+  if (!onlyKeys(value, CONTAINER_KEYS)) return undefined
+  const items = value.items
+  if (!Array.isArray(items) || items.length > LIMITS.items) return undefined
+  const parsedItems: FindingItem[] = []
+  for (const item of items) {
+    const parsed = plainItem(item)
+    if (parsed === undefined) return undefined
+    parsedItems.push(parsed)
+  }
+  if (
+    value.schemaVersion !== 1 ||
+    !bounded(value.sourceReceiptId, LIMITS.id) ||
+    !oneOf(value.reviewKind, REVIEW_KINDS) ||
+    !bounded(value.backend, LIMITS.id) ||
+    !integerAtLeast(value.round, 1) ||
+    !bounded(value.headSha, LIMITS.id) ||
+    !optional(value, 'baseSha', (v) => bounded(v, LIMITS.id)) ||
+    !orAbsent(value, 'supersedesReceiptId', (v) => bounded(v, LIMITS.id))
+  ) {
+    return undefined
+  }
+  const out: Record<string, unknown> = {
+    schemaVersion: value.schemaVersion,
+    sourceReceiptId: value.sourceReceiptId,
+    reviewKind: value.reviewKind,
+    backend: value.backend,
+    round: value.round,
+    headSha: value.headSha,
+    items: parsedItems
+  }
+  copyOptional(value, out, 'baseSha')
+  copyOptional(value, out, 'supersedesReceiptId')
+  return out as FindingsContainer
+}
+
+function plainItem(item: Field): FindingItem | undefined {
+  if (!isJsonObject(item) || !onlyKeys(item, ITEM_KEYS)) return undefined
+  const rIds = item.rIds
+  if (
+    !bounded(item.id, LIMITS.id) ||
+    !integerAtLeast(item.ordinal, 1) ||
+    !oneOf(item.severity, SEVERITIES) ||
+    !oneOf(item.confidence, CONFIDENCES) ||
+    !oneOf(item.classification, CLASSIFICATIONS) ||
+    !oneOf(item.status, STATUSES) ||
+    !bounded(item.title, LIMITS.title) ||
+    !bounded(item.body, LIMITS.body) ||
+    !plainRIds(rIds) ||
+    !bounded(item.firstSeenReceiptId, LIMITS.id) ||
+    !bounded(item.lastSeenReceiptId, LIMITS.id) ||
+    !orAbsent(item, 'suggestion', (v) => bounded(v, LIMITS.suggestion)) ||
+    !orAbsent(item, 'priorFindingId', (v) => bounded(v, LIMITS.id))
+  ) {
+    return undefined
+  }
+  // `anchor: null` is not absent: the schemas refuse it.
+  const anchor = has(item, 'anchor') ? plainAnchor(item.anchor) : null
+  if (anchor === undefined) return undefined
+  const out: Record<string, unknown> = {
+    id: item.id,
+    ordinal: item.ordinal,
+    severity: item.severity,
+    confidence: item.confidence,
+    classification: item.classification,
+    status: item.status,
+    title: item.title,
+    body: item.body,
+    rIds: [...(rIds as string[])],
+    firstSeenReceiptId: item.firstSeenReceiptId,
+    lastSeenReceiptId: item.lastSeenReceiptId
+  }
+  copyOptional(item, out, 'suggestion')
+  copyOptional(item, out, 'priorFindingId')
+  if (anchor !== null) out.anchor = anchor
+  return out as FindingItem
+}
+
+function plainAnchor(anchor: Field): Anchor | undefined {
+  if (
+    !isJsonObject(anchor) ||
+    !onlyKeys(anchor, ANCHOR_KEYS) ||
+    !anchorPath(anchor.path) ||
+    (anchor.side !== 'base' && anchor.side !== 'head') ||
+    !integerAtLeast(anchor.startLine, 1) ||
+    !bounded(anchor.baseSha, LIMITS.id) ||
+    !bounded(anchor.headSha, LIMITS.id) ||
+    !orAbsent(anchor, 'originalPath', anchorPath) ||
+    !orAbsent(anchor, 'endLine', (v) => integerAtLeast(v, Number.MIN_SAFE_INTEGER)) ||
+    !orAbsent(anchor, 'blobOid', (v) => typeof v === 'string' && BLOB_OID.test(v))
+  ) {
+    return undefined
+  }
+  const out: Record<string, unknown> = {
+    path: anchor.path,
+    side: anchor.side,
+    startLine: anchor.startLine,
+    baseSha: anchor.baseSha,
+    headSha: anchor.headSha
+  }
+  copyOptional(anchor, out, 'originalPath')
+  copyOptional(anchor, out, 'endLine')
+  copyOptional(anchor, out, 'blobOid')
+  return out as Anchor
+}
+
+/** At most 32 R-IDs, each `R` and Unicode digits within the id bound, none repeated. */
+function plainRIds(value: Field): boolean {
+  if (!Array.isArray(value) || value.length > LIMITS.rIds) return false
+  for (const rid of value) {
+    if (typeof rid !== 'string' || !withinCodePoints(rid, LIMITS.id) || !RID.test(rid))
+      return false
+  }
+  return new Set(value).size === value.length
+}
+
+/** Every own key is one of the shape's (the schemas refuse any other). */
+function onlyKeys(object: JsonObject, keys: readonly string[]): boolean {
+  for (const key in object) if (!keys.includes(key)) return false
+  return true
+}
+
+function has(object: JsonObject, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key)
+}
+
+function copyOptional(from: JsonObject, to: Record<string, unknown>, key: string): void {
+  if (has(from, key)) to[key] = from[key]
+}
+
+/** A non-empty string of at most `max` code points (`boundedString`). */
+function bounded(value: Field, max: number): boolean {
+  return typeof value === 'string' && value.length > 0 && withinCodePoints(value, max)
+}
+
+/** A safe integer of at least `min` (`z.int()` with `gte`); float tokens are objects. */
+function integerAtLeast(value: Field, min: number): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min
+}
+
+function oneOf(value: Field, options: readonly (string | number)[]): boolean {
+  return (
+    (typeof value === 'string' || typeof value === 'number') && options.includes(value)
+  )
+}
+
+function anchorPath(value: Field): boolean {
+  return typeof value === 'string' && safePath(value) !== null
+}
+
+/** `z.optional`: absent, or valid (null is not absent here). */
+function optional(
+  object: JsonObject,
+  key: string,
+  valid: (v: Field) => boolean
+): boolean {
+  return !has(object, key) || valid(object[key])
+}
+
+/** `orAbsent`: absent, null, or valid. */
+function orAbsent(
+  object: JsonObject,
+  key: string,
+  valid: (v: Field) => boolean
+): boolean {
+  return !has(object, key) || object[key] === null || valid(object[key])
+}
