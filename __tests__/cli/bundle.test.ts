@@ -92,6 +92,37 @@ describe('dist/cli.js', () => {
     }
   })
 
+  it('a base that moved on after the branch: git finds the merge base, the report is the same', () => {
+    // The demo PR's base is an ancestor of its head: the merge base is read without a
+    // merge-base process. A base with a commit of its own needs git's walk.
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-C', demo.root, ...args], { encoding: 'utf8' }).stdout.trim()
+    const moved = git('commit-tree', 'main^{tree}', '-p', 'main', '-m', 'moved on')
+    git('branch', '-f', 'moved-base', moved)
+    const processes = (base: string) => {
+      const trace = join(CACHE, `trace-${base}.log`)
+      const run = cliWith(
+        { RECEIPT_GATE_CACHE_DIR: CACHE, GIT_TRACE2: trace },
+        ...check.slice(0, 3),
+        '--base',
+        base,
+        '--format',
+        'json'
+      )
+      const started = readFileSync(trace, 'utf8')
+        .split('\n')
+        .filter((line) => / start git /.test(line))
+        .map((line) => (/ (cat-file|merge-base|log)\b/.exec(line) ?? ['', 'other'])[1])
+      return { run, started }
+    }
+    const onMain = processes('main')
+    const onMoved = processes('moved-base')
+    // (`log`: the demo has a receipt that names no reviewed commit; its history tells.)
+    expect(onMain.started).toEqual(['cat-file', 'log'])
+    expect(onMoved.started).toEqual(['cat-file', 'merge-base', 'log'])
+    expect(onMoved.run).toEqual(onMain.run)
+    expect(onMain.run.code).toBe(0)
+  })
   it('check prints the text and markdown forms', () => {
     expect(cli('check', '--repo', demo.root, '--base', 'main').stdout).toMatch(
       /^✓ success — SHIP/

@@ -11,8 +11,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { ObjectReader, isNotFound } from '../../src/source/git-objects.js'
-import { TreeReader, linearDistance } from '../../src/source/git-trees.js'
-import { gitSource, headBranch, resolveCommit } from '../../src/source/git.js'
+import { TreeReader, linearDistance, reachesWithin } from '../../src/source/git-trees.js'
+import {
+  gitSource,
+  headBranch,
+  mergeBaseIfAncestor,
+  resolveCommit
+} from '../../src/source/git.js'
 import { GitRepo, gitEnv } from '../support/git-repo.js'
 
 // Each run builds a repository (about 0.3 s): fewer runs than the pure properties.
@@ -265,6 +270,70 @@ describe('ancestry and revisions', () => {
     expect(
       await linearDistance(trees, c.merge as string, c.reviewed as string, 100)
     ).toBe('complex')
+  })
+
+  const mergeBase = (a: string, b: string): string | null => {
+    try {
+      return execFileSync('git', ['merge-base', a, b], { cwd: repo.path, env: gitEnv() })
+        .toString('utf8')
+        .trim()
+    } catch {
+      return null
+    }
+  }
+
+  it('a base the head contains is its merge base, found without merge-base; any other base is left to git', async () => {
+    // Every pair of commits: where the walk answers, git's merge-base agrees; it answers
+    // exactly when the base is an ancestor of the head.
+    for (const head of Object.values(c)) {
+      for (const base of Object.values(c)) {
+        const found = await mergeBaseIfAncestor(objects, base, head)
+        const isAncestor = mergeBase(base, head) === base
+        expect([base, head, found]).toEqual([base, head, isAncestor ? base : null])
+      }
+    }
+  })
+
+  it('the walk follows every parent, and stops at its cap', async () => {
+    const trees = new TreeReader(objects, c.root as string)
+    // side is reachable from the merge only through its second parent.
+    expect(await reachesWithin(trees, c.merge as string, c.side as string, 100)).toBe(
+      true
+    )
+    expect(await reachesWithin(trees, c.book2 as string, c.root as string, 100)).toBe(
+      true
+    )
+    expect(await reachesWithin(trees, c.book2 as string, c.root as string, 3)).toBe(false)
+    expect(await reachesWithin(trees, c.book2 as string, c.root as string, 4)).toBe(true)
+    expect(await reachesWithin(trees, c.book2 as string, c.book2 as string, 1)).toBe(true)
+    expect(await reachesWithin(trees, c.book2 as string, c.rebased as string, 100)).toBe(
+      false
+    )
+  })
+
+  it('a history it cannot read (a shallow clone) is left to git', async () => {
+    const shallow = mkdtempSync(join(tmpdir(), 'rg-shallow-'))
+    try {
+      execFileSync(
+        'git',
+        ['clone', '-q', '--depth', '1', '--no-local', `file://${repo.path}`, shallow],
+        { env: gitEnv() }
+      )
+      const reader = new ObjectReader(shallow)
+      try {
+        // The head's parent is not in the clone: the walk cannot reach the base.
+        expect(
+          await mergeBaseIfAncestor(reader, c.reviewed as string, c.book2 as string)
+        ).toBeNull()
+        expect(
+          await mergeBaseIfAncestor(reader, c.book2 as string, c.book2 as string)
+        ).toBe(c.book2)
+      } finally {
+        reader.close()
+      }
+    } finally {
+      rmSync(shallow, { recursive: true, force: true })
+    }
   })
 
   it('the git source answers as rev-list and diff do, for every pair', async () => {

@@ -5,7 +5,13 @@
  */
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ObjectReader, git, gitSource, resolveCommit } from '../source/git.js'
+import {
+  ObjectReader,
+  git,
+  gitSource,
+  mergeBaseIfAncestor,
+  resolveCommit
+} from '../source/git.js'
 import type { ReceiptSource } from '../source/types.js'
 
 /** A git source on `workspace`, or null when it cannot answer for `head` faithfully. */
@@ -23,34 +29,42 @@ export async function workspaceSource(
   const baseSha = await base
   const objects = new ObjectReader(workspace)
   try {
-    const [present, mergeBase, shallow] = await Promise.all([
+    const [present, forkPoint, shallow] = await Promise.all([
       Promise.all([resolveCommit(objects, head), resolveCommit(objects, baseSha)]).then(
         () => true,
         () => false
       ),
-      git(workspace, ['merge-base', baseSha, head], [0, 1, 128]),
+      mergeBase(workspace, objects, baseSha, head),
       history === 'ask-git'
         ? git(workspace, ['rev-parse', '--is-shallow-repository']).then(
             ({ stdout }) => stdout.toString('utf8').trim() !== 'false'
           )
         : false
     ])
-    const sha = mergeBase.stdout.toString('utf8').trim()
     if (!present || shallow) {
       objects.close()
       return null
     }
     // The reader's process exits when node does; it never keeps the step alive.
-    return gitSource({
-      repo: workspace,
-      objects,
-      head,
-      mergeBase: mergeBase.code === 0 && sha ? sha : null
-    })
+    return gitSource({ repo: workspace, objects, head, mergeBase: forkPoint })
   } catch {
     objects.close()
     return null
   }
+}
+
+/** The merge base, or null when there is none (or git cannot say: a missing object). */
+async function mergeBase(
+  workspace: string,
+  objects: ObjectReader,
+  base: string,
+  head: string
+): Promise<string | null> {
+  const ancestor = await mergeBaseIfAncestor(objects, base, head)
+  if (ancestor !== null) return ancestor
+  const found = await git(workspace, ['merge-base', base, head], [0, 1, 128])
+  const sha = found.stdout.toString('utf8').trim()
+  return found.code === 0 && sha ? sha : null
 }
 
 /**

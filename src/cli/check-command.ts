@@ -15,6 +15,7 @@ import {
   git,
   gitSource,
   headBranch,
+  mergeBaseIfAncestor,
   resolveCommit
 } from '../source/git.js'
 import { choice, parseArgs, stringFlag, type ParsedArgs } from './args.js'
@@ -131,8 +132,9 @@ async function runCheck(
   const repo = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
   const headFlag = stringFlag(args, 'head')
   // Performance (issue 7): starting a process costs ~10 ms here, so every object question
-  // goes through one `cat-file` process, and `merge-base` is the only other git process
-  // of the happy path. A repository check runs only when the head does not resolve.
+  // goes through one `cat-file` process. `merge-base` is the only other git process of
+  // the happy path, and runs only when the base is not an ancestor of the head. A
+  // repository check runs only when the head does not resolve.
   const objects = new ObjectReader(repo)
   try {
     const head = await resolveCommit(objects, headFlag ?? 'HEAD').catch(async (error) => {
@@ -160,6 +162,8 @@ async function findMergeBase(
 ): Promise<string> {
   const baseSha =
     base !== undefined ? await resolveCommit(objects, base) : await defaultBase(objects)
+  const ancestor = await mergeBaseIfAncestor(objects, baseSha, head)
+  if (ancestor !== null) return ancestor
   const found = await git(repo, ['merge-base', baseSha, head], [0, 1])
   const sha = found.stdout.toString('utf8').trim()
   if (found.code !== 0 || sha === '')

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process'
 import { readFile, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { GIT_ENV, GitError, ObjectReader, firstLine, isNotFound } from './git-objects.js'
-import { TreeReader, linearDistance } from './git-trees.js'
+import { TreeReader, linearDistance, reachesWithin } from './git-trees.js'
 import {
   FILE_READ_CAP,
   notAFile,
@@ -20,6 +20,23 @@ import {
 } from './types.js'
 
 export { GitError, ObjectReader } from './git-objects.js'
+
+/** Commits walked through the reader before a merge base is left to `git merge-base`. */
+const MERGE_BASE_WALK = 32
+
+/**
+ * `git merge-base base head` without a process when `base` is an ancestor of `head` a
+ * short walk away (then the merge base is `base` itself): a pull request whose branch
+ * is up to date with its base. null when the walk cannot tell; then ask git.
+ */
+export async function mergeBaseIfAncestor(
+  objects: ObjectReader,
+  base: string,
+  head: string
+): Promise<string | null> {
+  const trees = new TreeReader(objects, head)
+  return (await reachesWithin(trees, head, base, MERGE_BASE_WALK)) ? base : null
+}
 
 /** Runs git in `repo`; resolves stdout (bytes), or rejects with {@link GitError}. */
 export async function git(
