@@ -11,12 +11,7 @@
  * `npm run schema` writes it to `schema/receipt.schema.json` (see `generate-schema.ts`).
  */
 import * as z from 'zod/mini'
-import {
-  CriteriaSchema,
-  EnvelopeSchema,
-  FindingsContainerSchema,
-  TYPE_TO_KIND
-} from '../src/receipts/schema.js'
+import { TYPE_TO_KIND, receiptSchemas } from '../src/receipts/schema.js'
 
 /** Where the committed schema lives, relative to the repository root. */
 export const SCHEMA_FILE = 'schema/receipt.schema.json'
@@ -145,6 +140,7 @@ function envelopeRules(): JsonSchema[] {
 
 /** The receipt schema, as data. */
 export function receiptJsonSchema(): JsonSchema {
+  const { CriteriaSchema, EnvelopeSchema, FindingsContainerSchema } = receiptSchemas()
   const envelope = fromZod(EnvelopeSchema)
   const findings = fromZod(FindingsContainerSchema)
   const criteria = fromZod(CriteriaSchema)

@@ -222,7 +222,6 @@ describe('mutations of valid corpus receipts', () => {
   })
 })
 
-
 // ── lineage: loadGenerations + selectCurrent ─────────────────────────────────
 
 const CHAIN_DIR = join(CORPUS, 'generated/valid/chain-impl-codex')

@@ -5,8 +5,8 @@
  * Every other envelope key is allowed.
  */
 import { isJsonObject, own, type JsonValue } from './json.js'
-import type { Verdict } from './schema.js'
-import { EnvelopeSchema } from './schema.js'
+import { plainEnvelope } from './plain.js'
+import { receiptSchemas, type Verdict } from './schema.js'
 
 /** What the envelope says, once it passed the guard. */
 export interface Envelope {
@@ -48,32 +48,36 @@ export function checkEnvelope(value: JsonValue, path: string): EnvelopeCheck {
     id: own(value, 'id'),
     verdict: own(value, 'verdict')
   }
-  const parsed = EnvelopeSchema.safeParse(fields)
-  if (!parsed.success) {
-    const typeOrId = parsed.error.issues.some((issue) => issue.path[0] !== 'verdict')
-    return {
-      ok: false,
-      reason: typeOrId
-        ? 'missing type/id (both must be non-empty strings)'
-        : `missing or invalid verdict (must be SHIP, NEEDS_WORK, MAJOR_RETHINK or NEEDS_HUMAN)`
+  let data = plainEnvelope(fields)
+  if (data === undefined) {
+    const parsed = receiptSchemas().EnvelopeSchema.safeParse(fields)
+    if (!parsed.success) {
+      const typeOrId = parsed.error.issues.some((issue) => issue.path[0] !== 'verdict')
+      return {
+        ok: false,
+        reason: typeOrId
+          ? 'missing type/id (both must be non-empty strings)'
+          : `missing or invalid verdict (must be SHIP, NEEDS_WORK, MAJOR_RETHINK or NEEDS_HUMAN)`
+      }
     }
+    data = parsed.data
   }
   const expected = typeAndIdFromName(path)
-  if (expected && parsed.data.type !== expected.type) {
+  if (expected && data.type !== expected.type) {
     return {
       ok: false,
-      reason: `type mismatch: expected ${expected.type}, got ${parsed.data.type}`
+      reason: `type mismatch: expected ${expected.type}, got ${data.type}`
     }
   }
-  if (expected && parsed.data.id !== expected.id) {
+  if (expected && data.id !== expected.id) {
     return {
       ok: false,
-      reason: `id mismatch: expected ${expected.id}, got ${parsed.data.id}`
+      reason: `id mismatch: expected ${expected.id}, got ${data.id}`
     }
   }
   const mode = own(value, 'mode')
   return {
     ok: true,
-    envelope: { ...parsed.data, mode: typeof mode === 'string' ? mode : null }
+    envelope: { ...data, mode: typeof mode === 'string' ? mode : null }
   }
 }

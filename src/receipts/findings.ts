@@ -7,12 +7,11 @@
 import { isJsonObject, own, type JsonObject, type JsonValue } from './json.js'
 import { historyFileName, lineageId } from './identity.js'
 import { reasonsFromZod } from './issues.js'
-import { plainContainer } from './plain-container.js'
+import { plainContainer, plainCriteria } from './plain.js'
 import {
-  CriteriaSchema,
-  FindingsContainerSchema,
   LIMITS,
   TYPE_TO_KIND,
+  receiptSchemas,
   type Criterion,
   type FindingsContainer
 } from './schema.js'
@@ -30,7 +29,8 @@ export function checkContainer(
   // The plainly valid container is checked without zod; anything else, zod decides.
   let container = plainContainer(value)
   if (container === undefined) {
-    const parsed = FindingsContainerSchema.safeParse(value, { reportInput: true })
+    const schema = receiptSchemas().FindingsContainerSchema
+    const parsed = schema.safeParse(value, { reportInput: true })
     if (!parsed.success)
       return { ok: false, reasons: reasonsFromZod(prefix, parsed.error) }
     container = parsed.data
@@ -215,16 +215,21 @@ export function checkCriteria(receipt: JsonObject): Checked<Criterion[] | null> 
   if (own(receipt, 'type') !== 'completion_review') {
     return refuse('criteria: only a completion_review receipt may carry criteria')
   }
-  const parsed = CriteriaSchema.safeParse(criteria, { reportInput: true })
-  if (!parsed.success)
-    return { ok: false, reasons: reasonsFromZod('criteria', parsed.error) }
+  let list = plainCriteria(criteria)
+  if (list === undefined) {
+    const schema = receiptSchemas().CriteriaSchema
+    const parsed = schema.safeParse(criteria, { reportInput: true })
+    if (!parsed.success)
+      return { ok: false, reasons: reasonsFromZod('criteria', parsed.error) }
+    list = parsed.data
+  }
   const seen = new Set<string>()
-  for (const [index, criterion] of parsed.data.entries()) {
+  for (const [index, criterion] of list.entries()) {
     if (seen.has(criterion.id))
       return refuse(`criteria[${index}].id: duplicate criterion ${criterion.id}`)
     seen.add(criterion.id)
   }
-  return { ok: true, value: parsed.data }
+  return { ok: true, value: list }
 }
 
 /** The name a history generation must have (`sha256(sourceReceiptId).json`), or a reason. */

@@ -18,8 +18,12 @@
  * per chained method). Its objects would parse in zod's generic loop, a quarter slower
  * warm than the compiled parser the classic API uses; `closedObject` gives them that
  * parser back (docs/performance.md, changes 17 and 22). Mini does not load a locale by
- * itself: English is set below, so the few messages zod writes (a number outside the
- * safe range) read as before.
+ * itself: English is set when the schemas are built, so the few messages zod writes (a
+ * number outside the safe range) read as before.
+ *
+ * The schemas are built on first use (`receiptSchemas()`): plainly valid receipts are
+ * checked without them (`plain.ts`), so a run whose receipts are all valid never builds
+ * them.
  */
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
@@ -35,8 +39,6 @@ import {
 } from './limits.js'
 import { safePath } from './paths.js'
 import { withinCodePoints } from './text.js'
-
-z.config(en())
 
 export * from './limits.js'
 
@@ -124,204 +126,237 @@ function anchorPath(): z.ZodMiniString<string> {
     .check(z.refine((value: string) => safePath(value) !== null, { error: UNSAFE_PATH }))
 }
 
-/** Anchor paths are checked after flowctl's markdown cleaning (see `safePath`). */
-export const AnchorSchema = described(
-  closedObject({
-    path: described(
-      anchorPath(),
-      'Repository path, relative; checked after Markdown cleaning (backticks, ** and \\ are tolerated).'
-    ),
-    side: described(z.enum(['base', 'head']), 'Which side of the diff the lines are on.'),
-    startLine: described(integerAtLeast(1), 'First line, 1-based.'),
-    baseSha: described(boundedString(LIMITS.id), "Equal to the container's baseSha."),
-    headSha: described(boundedString(LIMITS.id), "Equal to the container's headSha."),
-    originalPath: described(
-      orAbsent(anchorPath()),
-      'Path before a rename; null counts as absent.'
-    ),
-    endLine: described(
-      orAbsent(z.int()),
-      'Last line, at least startLine; null counts as absent.'
-    ),
-    blobOid: described(
-      orAbsent(
+/**
+ * Builds the schemas. Performance (issue 7): building them takes about 8 ms of a cold
+ * run, and the plainly valid receipts, the common case, never need them
+ * (`plain-container.ts`, `envelope.ts`, `findings.ts`): {@link receiptSchemas} builds
+ * them on first use.
+ */
+// The schemas' types are inferred from what it returns (`ReceiptSchemas`).
+// eslint-disable-next-line @typescript-eslint/explicit-function-return-type
+function build() {
+  // Mini does not load a locale by itself: English, as the classic API sets it.
+  z.config(en())
+  /** Anchor paths are checked after flowctl's markdown cleaning (see `safePath`). */
+  const AnchorSchema = described(
+    closedObject({
+      path: described(
+        anchorPath(),
+        'Repository path, relative; checked after Markdown cleaning (backticks, ** and \\ are tolerated).'
+      ),
+      side: described(
+        z.enum(['base', 'head']),
+        'Which side of the diff the lines are on.'
+      ),
+      startLine: described(integerAtLeast(1), 'First line, 1-based.'),
+      baseSha: described(boundedString(LIMITS.id), "Equal to the container's baseSha."),
+      headSha: described(boundedString(LIMITS.id), "Equal to the container's headSha."),
+      originalPath: described(
+        orAbsent(anchorPath()),
+        'Path before a rename; null counts as absent.'
+      ),
+      endLine: described(
+        orAbsent(z.int()),
+        'Last line, at least startLine; null counts as absent.'
+      ),
+      blobOid: described(
+        orAbsent(
+          z
+            .string()
+            .check(z.regex(BLOB_OID, { error: 'must be 7 to 64 lowercase hex digits' }))
+        ),
+        'Blob id of the file on that side; null counts as absent.'
+      )
+    }),
+    'Where a finding is, on one side of the diff.'
+  )
+
+  const FindingItemSchema = described(
+    closedObject({
+      id: described(
+        boundedString(LIMITS.id),
+        'finding- and the first 32 hex digits of sha256("flow-next-finding-v1\\0" + firstSeenReceiptId + "\\0" + ordinal).'
+      ),
+      ordinal: described(
+        integerAtLeast(1),
+        'Number of the finding in the generation that first saw it; unique in the container.'
+      ),
+      severity: described(z.enum(SEVERITIES), 'P0 (most severe) to P3.'),
+      confidence: described(
+        z.union(
+          CONFIDENCES.map((value) => z.literal(value)),
+          {
+            error: 'must be one of 0, 25, 50, 75, 100'
+          }
+        ),
+        'Reviewer confidence, an integer (100.0 is refused).'
+      ),
+      classification: described(
+        z.enum(CLASSIFICATIONS),
+        'Introduced by the change under review, or there before it.'
+      ),
+      status: z.enum(STATUSES),
+      title: boundedString(LIMITS.title),
+      body: boundedString(LIMITS.body),
+      rIds: described(
+        withMeta(
+          z
+            .array(
+              withMeta(
+                z.string().check(
+                  z.refine((value: string) => withinCodePoints(value, LIMITS.id), {
+                    error: `must be at most ${LIMITS.id} code points`
+                  }),
+                  z.refine((value: string) => RID.test(value), {
+                    error: 'must be R followed by digits (R4a is not)'
+                  })
+                ),
+                { maxLength: LIMITS.id, pattern: RID.source }
+              )
+            )
+            .check(
+              z.maxLength(LIMITS.rIds, {
+                error: `must hold at most ${LIMITS.rIds} R-IDs`
+              }),
+              z.refine((rids: string[]) => new Set(rids).size === rids.length, {
+                error: 'must not repeat an R-ID'
+              })
+            ),
+          { uniqueItems: true }
+        ),
+        'Requirement ids the finding concerns (R1, R2, …), no repeats.'
+      ),
+      firstSeenReceiptId: described(
+        boundedString(LIMITS.id),
+        'sourceReceiptId of the generation that first reported the finding.'
+      ),
+      lastSeenReceiptId: described(
+        boundedString(LIMITS.id),
+        "Equal to the container's sourceReceiptId."
+      ),
+      suggestion: described(
+        orAbsent(boundedString(LIMITS.suggestion)),
+        'null counts as absent.'
+      ),
+      priorFindingId: described(
+        orAbsent(boundedString(LIMITS.id)),
+        'A finding of an earlier generation this one continues, not its own id; null counts as absent.'
+      ),
+      // `anchor: null` is not absent: flowctl crashes on it, so it is invalid here.
+      anchor: described(
+        z.optional(AnchorSchema),
+        'Optional; null is refused (flowctl crashes on it).'
+      )
+    }),
+    'One finding.'
+  )
+
+  const FindingsContainerSchema = described(
+    closedObject({
+      schemaVersion: z.literal(1, { error: 'must be the integer 1' }),
+      sourceReceiptId: described(
+        boundedString(LIMITS.id),
+        'Id of this generation (review-<sha256 hex> as flowctl writes it).'
+      ),
+      reviewKind: described(
+        z.enum(REVIEW_KINDS),
+        "Matches the receipt's type: plan_review → plan, impl_review → implementation, completion_review → completion, qa_verdict → qa."
+      ),
+      backend: described(boundedString(LIMITS.id), "Equal to the receipt's mode."),
+      round: described(
+        integerAtLeast(1),
+        '1 without supersedesReceiptId, more than 1 with it.'
+      ),
+      headSha: described(boundedString(LIMITS.id), 'The commit the review saw.'),
+      items: described(
+        z.array(FindingItemSchema).check(
+          z.maxLength(LIMITS.items, {
+            error: `must hold at most ${LIMITS.items} items`
+          })
+        ),
+        'Ids and ordinals unique; any order.'
+      ),
+      // Present means a non-empty string: `"baseSha": null` is invalid in flowctl.
+      baseSha: described(
+        z.optional(boundedString(LIMITS.id)),
+        'Base of the reviewed diff; required when an item has an anchor; null is refused.'
+      ),
+      supersedesReceiptId: described(
+        orAbsent(boundedString(LIMITS.id)),
+        'sourceReceiptId of the generation this one follows, not its own; null counts as absent.'
+      )
+    }),
+    'Structured findings, v1. At most 262144 bytes as compact UTF-8 JSON.'
+  )
+
+  const CriterionSchema = described(
+    closedObject({
+      id: described(
         z
           .string()
-          .check(z.regex(BLOB_OID, { error: 'must be 7 to 64 lowercase hex digits' }))
-      ),
-      'Blob id of the file on that side; null counts as absent.'
-    )
-  }),
-  'Where a finding is, on one side of the diff.'
-)
-
-export const FindingItemSchema = described(
-  closedObject({
-    id: described(
-      boundedString(LIMITS.id),
-      'finding- and the first 32 hex digits of sha256("flow-next-finding-v1\\0" + firstSeenReceiptId + "\\0" + ordinal).'
-    ),
-    ordinal: described(
-      integerAtLeast(1),
-      'Number of the finding in the generation that first saw it; unique in the container.'
-    ),
-    severity: described(z.enum(SEVERITIES), 'P0 (most severe) to P3.'),
-    confidence: described(
-      z.union(
-        CONFIDENCES.map((value) => z.literal(value)),
-        {
-          error: 'must be one of 0, 25, 50, 75, 100'
-        }
-      ),
-      'Reviewer confidence, an integer (100.0 is refused).'
-    ),
-    classification: described(
-      z.enum(CLASSIFICATIONS),
-      'Introduced by the change under review, or there before it.'
-    ),
-    status: z.enum(STATUSES),
-    title: boundedString(LIMITS.title),
-    body: boundedString(LIMITS.body),
-    rIds: described(
-      withMeta(
-        z
-          .array(
-            withMeta(
-              z.string().check(
-                z.refine((value: string) => withinCodePoints(value, LIMITS.id), {
-                  error: `must be at most ${LIMITS.id} code points`
-                }),
-                z.refine((value: string) => RID.test(value), {
-                  error: 'must be R followed by digits (R4a is not)'
-                })
-              ),
-              { maxLength: LIMITS.id, pattern: RID.source }
-            )
-          )
           .check(
-            z.maxLength(LIMITS.rIds, { error: `must hold at most ${LIMITS.rIds} R-IDs` }),
-            z.refine((rids: string[]) => new Set(rids).size === rids.length, {
-              error: 'must not repeat an R-ID'
-            })
+            z.regex(CRITERION_ID, { error: 'must be G1, G2, … (no G0, no leading zero)' })
           ),
-        { uniqueItems: true }
+        'G1, G2, …; unique in the list.'
       ),
-      'Requirement ids the finding concerns (R1, R2, …), no repeats.'
-    ),
-    firstSeenReceiptId: described(
-      boundedString(LIMITS.id),
-      'sourceReceiptId of the generation that first reported the finding.'
-    ),
-    lastSeenReceiptId: described(
-      boundedString(LIMITS.id),
-      "Equal to the container's sourceReceiptId."
-    ),
-    suggestion: described(
-      orAbsent(boundedString(LIMITS.suggestion)),
-      'null counts as absent.'
-    ),
-    priorFindingId: described(
-      orAbsent(boundedString(LIMITS.id)),
-      'A finding of an earlier generation this one continues, not its own id; null counts as absent.'
-    ),
-    // `anchor: null` is not absent: flowctl crashes on it, so it is invalid here.
-    anchor: described(
-      z.optional(AnchorSchema),
-      'Optional; null is refused (flowctl crashes on it).'
-    )
-  }),
-  'One finding.'
-)
+      status: z.enum(CRITERIA_STATUSES),
+      note: described(
+        orAbsent(boundedString(LIMITS.criteriaNote)),
+        'null counts as absent.'
+      )
+    }),
+    'One acceptance criterion of a completion review.'
+  )
 
-export const FindingsContainerSchema = described(
-  closedObject({
-    schemaVersion: z.literal(1, { error: 'must be the integer 1' }),
-    sourceReceiptId: described(
-      boundedString(LIMITS.id),
-      'Id of this generation (review-<sha256 hex> as flowctl writes it).'
+  const CriteriaSchema = described(
+    z.array(CriterionSchema).check(
+      z.minLength(1, { error: 'must hold at least one criterion' }),
+      z.maxLength(LIMITS.criteria, {
+        error: `must hold at most ${LIMITS.criteria} criteria`
+      })
     ),
-    reviewKind: described(
-      z.enum(REVIEW_KINDS),
-      "Matches the receipt's type: plan_review → plan, impl_review → implementation, completion_review → completion, qa_verdict → qa."
-    ),
-    backend: described(boundedString(LIMITS.id), "Equal to the receipt's mode."),
-    round: described(
-      integerAtLeast(1),
-      '1 without supersedesReceiptId, more than 1 with it.'
-    ),
-    headSha: described(boundedString(LIMITS.id), 'The commit the review saw.'),
-    items: described(
-      z.array(FindingItemSchema).check(
-        z.maxLength(LIMITS.items, {
-          error: `must hold at most ${LIMITS.items} items`
-        })
-      ),
-      'Ids and ordinals unique; any order.'
-    ),
-    // Present means a non-empty string: `"baseSha": null` is invalid in flowctl.
-    baseSha: described(
-      z.optional(boundedString(LIMITS.id)),
-      'Base of the reviewed diff; required when an item has an anchor; null is refused.'
-    ),
-    supersedesReceiptId: described(
-      orAbsent(boundedString(LIMITS.id)),
-      'sourceReceiptId of the generation this one follows, not its own; null counts as absent.'
-    )
-  }),
-  'Structured findings, v1. At most 262144 bytes as compact UTF-8 JSON.'
-)
+    'Completion reviews only; null counts as absent.'
+  )
 
-export const CriterionSchema = described(
-  closedObject({
+  /**
+   * The envelope as the Ralph guard reads it: `type` and `id` non-empty strings,
+   * `verdict` one of four. Every other key is allowed and kept by the caller.
+   */
+  const EnvelopeSchema = z.object({
+    type: described(
+      z.string().check(z.minLength(1, { error: 'must be a non-empty string' })),
+      'plan_review, impl_review, completion_review, qa_verdict, …'
+    ),
     id: described(
-      z
-        .string()
-        .check(
-          z.regex(CRITERION_ID, { error: 'must be G1, G2, … (no G0, no leading zero)' })
-        ),
-      'G1, G2, …; unique in the list.'
+      z.string().check(z.minLength(1, { error: 'must be a non-empty string' })),
+      'The reviewed epic or task (fn-1, fn-1.2).'
     ),
-    status: z.enum(CRITERIA_STATUSES),
-    note: described(
-      orAbsent(boundedString(LIMITS.criteriaNote)),
-      'null counts as absent.'
-    )
-  }),
-  'One acceptance criterion of a completion review.'
-)
+    verdict: described(z.enum(VERDICTS), 'The review verdict.')
+  })
+  return {
+    AnchorSchema,
+    FindingItemSchema,
+    FindingsContainerSchema,
+    CriterionSchema,
+    CriteriaSchema,
+    EnvelopeSchema
+  }
+}
 
-export const CriteriaSchema = described(
-  z.array(CriterionSchema).check(
-    z.minLength(1, { error: 'must hold at least one criterion' }),
-    z.maxLength(LIMITS.criteria, {
-      error: `must hold at most ${LIMITS.criteria} criteria`
-    })
-  ),
-  'Completion reviews only; null counts as absent.'
-)
+export type ReceiptSchemas = ReturnType<typeof build>
+let built: ReceiptSchemas | undefined
 
-/**
- * The envelope as the Ralph guard reads it: `type` and `id` non-empty strings,
- * `verdict` one of four. Every other key is allowed and kept by the caller.
- */
-export const EnvelopeSchema = z.object({
-  type: described(
-    z.string().check(z.minLength(1, { error: 'must be a non-empty string' })),
-    'plan_review, impl_review, completion_review, qa_verdict, …'
-  ),
-  id: described(
-    z.string().check(z.minLength(1, { error: 'must be a non-empty string' })),
-    'The reviewed epic or task (fn-1, fn-1.2).'
-  ),
-  verdict: described(z.enum(VERDICTS), 'The review verdict.')
-})
+/** The receipt schemas, built once, on first use. */
+export function receiptSchemas(): ReceiptSchemas {
+  return (built ??= build())
+}
 
 export type Verdict = (typeof VERDICTS)[number]
 export type { ReviewKind } from './limits.js'
 export type Severity = (typeof SEVERITIES)[number]
 export type Classification = (typeof CLASSIFICATIONS)[number]
 export type FindingStatus = (typeof STATUSES)[number]
-export type Anchor = z.infer<typeof AnchorSchema>
-export type FindingItem = z.infer<typeof FindingItemSchema>
-export type FindingsContainer = z.infer<typeof FindingsContainerSchema>
-export type Criterion = z.infer<typeof CriterionSchema>
+export type Anchor = z.infer<ReceiptSchemas['AnchorSchema']>
+export type FindingItem = z.infer<ReceiptSchemas['FindingItemSchema']>
+export type FindingsContainer = z.infer<ReceiptSchemas['FindingsContainerSchema']>
+export type Criterion = z.infer<ReceiptSchemas['CriterionSchema']>

@@ -8,16 +8,13 @@ import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { checkContainer } from '../../src/receipts/findings.js'
 import {
+  JsonFloat,
   readJsonBytes,
   type JsonObject,
   type JsonValue
 } from '../../src/receipts/json.js'
-import { plainContainer } from '../../src/receipts/plain-container.js'
-import {
-  AnchorSchema,
-  FindingItemSchema,
-  FindingsContainerSchema
-} from '../../src/receipts/schema.js'
+import { plainContainer, plainCriteria, plainEnvelope } from '../../src/receipts/plain.js'
+import { receiptSchemas } from '../../src/receipts/schema.js'
 import { BASES, clone, isObject, mutate, mutationArb } from '../support/mutations.js'
 import {
   buildContainer,
@@ -30,6 +27,13 @@ import {
 } from '../support/receipt-builders.js'
 
 const RUNS = Number(process.env.FC_RUNS ?? '') || 1000
+const {
+  AnchorSchema,
+  CriteriaSchema,
+  EnvelopeSchema,
+  FindingItemSchema,
+  FindingsContainerSchema
+} = receiptSchemas()
 
 /** A built value as the core receives it: read from its JSON bytes (null prototypes, float tokens). */
 function read(value: Built): JsonValue {
@@ -206,6 +210,136 @@ describe('plainContainer', () => {
       ),
       { numRuns: RUNS }
     )
+  })
+})
+
+const WITH_CRITERIA: Array<{ name: string; value: Built }> = BASES.filter(
+  (base) => isObject(base.value) && Array.isArray(base.value.criteria)
+).map((base) => ({ name: base.name, value: (base.value as BuiltObject).criteria! }))
+
+/** plainCriteria agrees with the schema on `value`; returns whether it took it. */
+function criteriaAgree(value: JsonValue): boolean {
+  const plain = plainCriteria(value)
+  if (plain === undefined) return false
+  const parsed = CriteriaSchema.safeParse(value)
+  expect(parsed.success).toBe(true)
+  expect(plain).toStrictEqual(parsed.data)
+  expect(JSON.stringify(plain)).toBe(JSON.stringify(parsed.data))
+  return true
+}
+
+describe('plainCriteria', () => {
+  it('takes every valid criteria list of the corpus, with the value the schema gives', () => {
+    expect(WITH_CRITERIA.length).toBeGreaterThan(0)
+    for (const { name, value } of WITH_CRITERIA) {
+      const list = read(value)
+      if (!CriteriaSchema.safeParse(list).success) continue
+      expect([name, criteriaAgree(list)]).toEqual([name, true])
+    }
+  })
+
+  const criterion = (extra: BuiltObject): Built => [{ id: 'G1', status: 'met', ...extra }]
+  it.each<[string, Built]>([
+    ['an empty list', []],
+    [
+      '101 criteria',
+      Array.from({ length: 101 }, (_, i) => ({ id: `G${i + 1}`, status: 'met' }))
+    ],
+    ['G0', criterion({ id: 'G0' })],
+    ['G01', criterion({ id: 'G01' })],
+    ['status unknown', criterion({ status: 'unknown' })],
+    ['an empty note', criterion({ note: '' })],
+    ['a 401-code-point note', criterion({ note: 'n'.repeat(401) })],
+    ['an unknown key', criterion({ extra: 1 })],
+    ['a criterion that is not an object', ['G1']],
+    ['not a list', { id: 'G1', status: 'met' }]
+  ])('leaves %s to the schema', (_, value) => {
+    expect(plainCriteria(read(value))).toBeUndefined()
+  })
+
+  it.each<[string, Built]>([
+    ['a note', criterion({ note: 'n'.repeat(400) })],
+    ['a null note', criterion({ note: null })],
+    [
+      'n/a and violated',
+      [
+        { id: 'G1', status: 'n/a' },
+        { id: 'G2', status: 'violated' }
+      ]
+    ],
+    // A repeat is refused by findings.ts, after the schema: not the schema's rule.
+    [
+      'a repeated id',
+      [
+        { id: 'G1', status: 'met' },
+        { id: 'G1', status: 'met' }
+      ]
+    ],
+    [
+      '100 criteria',
+      Array.from({ length: 100 }, (_, i) => ({ id: `G${i + 1}`, status: 'met' }))
+    ]
+  ])('takes %s with the schema’s value', (_, value) => {
+    expect(criteriaAgree(read(value))).toBe(true)
+  })
+
+  it('agrees with the schema on mutated corpus criteria', () => {
+    fc.assert(
+      fc.property(
+        fc.nat({ max: WITH_CRITERIA.length - 1 }),
+        fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
+        (index, mutations) => {
+          let value = clone(WITH_CRITERIA[index]!.value)
+          for (const m of mutations) value = mutate(value, m)
+          criteriaAgree(read(value))
+        }
+      ),
+      { numRuns: RUNS }
+    )
+  })
+})
+
+describe('plainEnvelope', () => {
+  const FIELD_VALUES: Array<JsonValue | undefined> = [
+    undefined,
+    null,
+    '',
+    'impl_review',
+    'fn-1.2',
+    'SHIP',
+    'NEEDS_WORK',
+    'MAJOR_RETHINK',
+    'NEEDS_HUMAN',
+    'ship',
+    'SHIP ',
+    '__proto__',
+    0,
+    1,
+    true,
+    [],
+    new JsonFloat('1.0'),
+    Object.create(null) as JsonObject
+  ]
+  it('agrees with the schema on every combination of field values', () => {
+    let taken = 0
+    for (const type of FIELD_VALUES)
+      for (const id of FIELD_VALUES)
+        for (const verdict of FIELD_VALUES) {
+          const fields = { type, id, verdict }
+          const plain = plainEnvelope(fields)
+          const parsed = EnvelopeSchema.safeParse(fields)
+          if (plain === undefined) {
+            // Only what the schema refuses, or a value this test must see it take.
+            if (parsed.success) throw new Error(`not taken: ${JSON.stringify(fields)}`)
+            continue
+          }
+          taken++
+          expect(parsed.success).toBe(true)
+          expect(JSON.stringify(plain)).toBe(JSON.stringify(parsed.data))
+          expect(plain).toStrictEqual(parsed.data)
+        }
+    // Every non-empty string for type and id (9 × 9 of them) with the four verdicts.
+    expect(taken).toBe(9 * 9 * 4)
   })
 })
 

@@ -1,17 +1,18 @@
 /**
- * The common case of a findings container, checked without zod: a container every field
- * of which is plainly valid. Performance (issue 7): zod spends most of a cold run's
- * validation (about 35 ms for the bench's 30 files, in code V8 has not compiled yet)
- * in its generic machinery: a payload object, an issues array and a few calls per field.
- * Hand-written checks of the same rules run in a fraction of that.
+ * The common case of a receipt, checked without zod: a findings container, a criteria
+ * list or an envelope every field of which is plainly valid. Performance (issue 7): zod
+ * spent most of a cold run's validation (about 35 ms for the bench's 30 files, in code
+ * V8 has not compiled yet) in its generic machinery: a payload object, an issues array
+ * and a few calls per field. Hand-written checks of the same rules run in a fraction of
+ * that, and a run whose receipts are all plainly valid never builds the schemas.
  *
- * `plainContainer` answers only "valid, and here is the value zod would return" or
- * "not sure": anything it does not recognise as valid — a wrong type, a bound crossed,
- * an unknown key, a number read as a float token — gives `undefined`, and the caller
- * asks the zod schemas (schema.ts), which give the value or the reasons. So it can only
- * be wrong by accepting what the schemas refuse; `__tests__/receipts/plain-container.test.ts`
- * holds it to the schemas' answer (success and value, key order included) on generated
- * and mutated containers.
+ * Each function answers only "valid, and here is the value zod would return" or "not
+ * sure": anything it does not recognise as valid — a wrong type, a bound crossed, an
+ * unknown key, a number read as a float token — gives `undefined`, and the caller asks
+ * the zod schemas (schema.ts), which give the value or the reasons. So it can only be
+ * wrong by accepting what the schemas refuse; `__tests__/receipts/plain.test.ts` holds
+ * it to the schemas' answer (success and value, key order included) on generated and
+ * mutated receipts.
  *
  * The value is built as zod's compiled object parser builds it: a fresh object with the
  * shape's keys in the shape's order, each present key copied, arrays copied. Every
@@ -22,13 +23,21 @@ import { isJsonObject, type JsonObject, type JsonValue } from './json.js'
 import {
   CLASSIFICATIONS,
   CONFIDENCES,
+  CRITERIA_STATUSES,
   LIMITS,
   REVIEW_KINDS,
   SEVERITIES,
-  STATUSES
+  STATUSES,
+  VERDICTS
 } from './limits.js'
 import { safePath } from './paths.js'
-import type { Anchor, FindingItem, FindingsContainer } from './schema.js'
+import type {
+  Anchor,
+  Criterion,
+  FindingItem,
+  FindingsContainer,
+  Verdict
+} from './schema.js'
 import { withinCodePoints } from './text.js'
 
 // The keys of each closed object, in the order of its shape in schema.ts.
@@ -70,8 +79,11 @@ const ANCHOR_KEYS = [
   'blobOid'
 ] as const
 
+const CRITERION_KEYS = ['id', 'status', 'note'] as const
+
 const BLOB_OID = /^[0-9a-f]{7,64}$/
 const RID = /^R\p{Nd}+$/u
+const CRITERION_ID = /^G[1-9][0-9]*$/
 
 type Field = JsonValue | undefined
 
@@ -180,6 +192,41 @@ function plainAnchor(anchor: Field): Anchor | undefined {
   copyOptional(anchor, out, 'endLine')
   copyOptional(anchor, out, 'blobOid')
   return out as Anchor
+}
+
+/** The envelope's three guarded fields as the schema returns them, or `undefined`. */
+export function plainEnvelope(fields: {
+  type: Field
+  id: Field
+  verdict: Field
+}): { type: string; id: string; verdict: Verdict } | undefined {
+  const { type, id, verdict } = fields
+  if (typeof type !== 'string' || typeof id !== 'string' || type === '' || id === '')
+    return undefined
+  return oneOf(verdict, VERDICTS) ? { type, id, verdict: verdict as Verdict } : undefined
+}
+
+/** A completion review's criteria as the schema returns them, or `undefined`. */
+export function plainCriteria(value: Field): Criterion[] | undefined {
+  if (!Array.isArray(value) || value.length < 1 || value.length > LIMITS.criteria)
+    return undefined
+  const out: Criterion[] = []
+  for (const criterion of value) {
+    if (
+      !isJsonObject(criterion) ||
+      !onlyKeys(criterion, CRITERION_KEYS) ||
+      typeof criterion.id !== 'string' ||
+      !CRITERION_ID.test(criterion.id) ||
+      !oneOf(criterion.status, CRITERIA_STATUSES) ||
+      !orAbsent(criterion, 'note', (v) => bounded(v, LIMITS.criteriaNote))
+    ) {
+      return undefined
+    }
+    const parsed: Record<string, unknown> = { id: criterion.id, status: criterion.status }
+    copyOptional(criterion, parsed, 'note')
+    out.push(parsed as Criterion)
+  }
+  return out
 }
 
 /** At most 32 R-IDs, each `R` and Unicode digits within the id bound, none repeated. */
