@@ -226,13 +226,13 @@ export async function benchAction(
           runAttempt: 1,
           // RG_BENCH_CPU_PROF=DIR: a CPU profile of each run (node refuses the flag in
           // NODE_OPTIONS), for docs/performance.md's method.
-          prefix: process.env.RG_BENCH_CPU_PROF
-            ? [
-                ...probe.prefix,
-                '--cpu-prof',
-                `--cpu-prof-dir=${process.env.RG_BENCH_CPU_PROF}`
-              ]
-            : probe.prefix,
+          prefix: [
+            ...probe.prefix,
+            ...(process.env.RG_BENCH_CPU_PROF
+              ? ['--cpu-prof', `--cpu-prof-dir=${process.env.RG_BENCH_CPU_PROF}`]
+              : []),
+            ...(process.env.RG_BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])
+          ],
           env: probe.env
         } satisfies RunActionOptions)
         run.cleanup()
