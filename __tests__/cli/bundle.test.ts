@@ -202,9 +202,11 @@ describe('dist/cli.js', () => {
 
   describe('compile cache (src/cli/compile-cache.ts)', () => {
     const fresh = () => mkdtempSync(join(tmpdir(), 'rg-cli-cache-'))
-    const only = (dir: string) => {
+    const only = (dir: string, kind = 'check') => {
       const files = readdirSync(dir)
-      expect(files).toEqual([expect.stringMatching(/^cli-[0-9a-f]{32}-v8-.+\.bin$/)])
+      expect(files).toEqual([
+        expect.stringMatching(new RegExp(`^cli-[0-9a-f]{32}-${kind}-v8-.+\\.bin$`))
+      ])
       return join(dir, files[0] as string)
     }
     const stamp = (file: string) => {
@@ -223,8 +225,32 @@ describe('dist/cli.js', () => {
         expect(written.size).toBeGreaterThan(10_000)
         // V8 took it: a refused cache would have been written again.
         expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, ...check)).toEqual(expected)
-        expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, '--version').code).toBe(0)
         expect(stamp(file)).toEqual(written)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+
+    it('each command has a cache of its own: --version first does not stand in for check', () => {
+      // A cache holds what the run that wrote it compiled; V8 would take --version's
+      // for check, which would then compile most of its code on every run.
+      const dir = fresh()
+      try {
+        expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, '--version').code).toBe(0)
+        const version = only(dir, 'other')
+        const small = stamp(version)
+        expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, ...check)).toEqual(expected)
+        const files = readdirSync(dir).sort()
+        expect(files).toHaveLength(2)
+        const checkFile = join(
+          dir,
+          files.find((name) => name.includes('-check-'))!
+        )
+        expect(stamp(checkFile).size).toBeGreaterThan(small.size)
+        // Both kept: a new command's first write leaves this build's other caches alone.
+        expect(stamp(version)).toEqual(small)
+        expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, '--version').code).toBe(0)
+        expect(stamp(version)).toEqual(small)
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }
@@ -233,7 +259,7 @@ describe('dist/cli.js', () => {
     it('a damaged cache changes nothing but is replaced', () => {
       const dir = fresh()
       try {
-        cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, '--version')
+        cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, ...check)
         const file = only(dir)
         const good = readFileSync(file)
         for (const damage of [good.subarray(0, 1000), Buffer.alloc(good.length, 7)]) {
@@ -243,7 +269,7 @@ describe('dist/cli.js', () => {
           expect(readFileSync(file).equals(damage)).toBe(false)
           expect(statSync(file).size).toBeGreaterThan(10_000)
           const replaced = stamp(file)
-          cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, '--version')
+          cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, ...check)
           expect(stamp(file)).toEqual(replaced)
         }
       } finally {
@@ -255,17 +281,27 @@ describe('dist/cli.js', () => {
       const dir = fresh()
       try {
         const v8 = `v8-${process.versions.v8}-${process.arch}.bin`
+        // Another build's caches (one named as before caches per command), old and recent.
         const stale = `cli-${'0'.repeat(32)}-${v8}`
-        const recent = `cli-${'1'.repeat(32)}-${v8}`
-        for (const name of [stale, recent, 'notes.txt'])
+        const staleCheck = `cli-${'2'.repeat(32)}-check-${v8}`
+        const recent = `cli-${'1'.repeat(32)}-check-${v8}`
+        for (const name of [stale, staleCheck, recent, 'notes.txt'])
           writeFileSync(join(dir, name), 'x')
         const old = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000)
-        for (const name of [stale, 'notes.txt']) utimesSync(join(dir, name), old, old)
+        for (const name of [stale, staleCheck, 'notes.txt'])
+          utimesSync(join(dir, name), old, old)
+        // This build's check cache, as old: still in use, kept.
+        cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, ...check)
+        const ours = readdirSync(dir).find(
+          (name) => name.includes('-check-') && ![staleCheck, recent].includes(name)
+        )!
+        utimesSync(join(dir, ours), old, old)
         expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, '--version').code).toBe(0)
         const left = readdirSync(dir)
-        expect(left).toHaveLength(3)
-        expect(left).toEqual(expect.arrayContaining([recent, 'notes.txt']))
+        expect(left).toHaveLength(4)
+        expect(left).toEqual(expect.arrayContaining([recent, ours, 'notes.txt']))
         expect(left).not.toContain(stale)
+        expect(left).not.toContain(staleCheck)
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }

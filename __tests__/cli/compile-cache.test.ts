@@ -1,7 +1,7 @@
 /** Where the CLI keeps compiled code, and which body a cache file belongs to. */
 import { describe, expect, it } from '@jest/globals'
 import { join } from 'node:path'
-import { cacheDir, cacheFile } from '../../src/cli/compile-cache.js'
+import { cacheDir, cacheFile, cacheKind } from '../../src/cli/compile-cache.js'
 
 describe('cacheDir', () => {
   it("the user's cache folder by platform, XDG_CACHE_HOME first", () => {
@@ -29,19 +29,47 @@ describe('cacheDir', () => {
 
 describe('cacheFile', () => {
   const hash = 'ab'.repeat(32)
-  it("is named by the body's content hash and this V8, never by its length", () => {
-    const file = cacheFile('/c', `/*! receipt-gate cli body sha256:${hash} */\n(x)`)
+  it("is named by the body's content hash, the command and this V8, never by its length", () => {
+    const file = cacheFile(
+      '/c',
+      `/*! receipt-gate cli body sha256:${hash} */\n(x)`,
+      'check'
+    )
     expect(file).toBe(
-      join('/c', `cli-${hash.slice(0, 32)}-v8-${process.versions.v8}-${process.arch}.bin`)
+      join(
+        '/c',
+        `cli-${hash.slice(0, 32)}-check-v8-${process.versions.v8}-${process.arch}.bin`
+      )
     )
     const other = cacheFile(
       '/c',
-      `/*! receipt-gate cli body sha256:${'cd'.repeat(32)} */\n(x)`
+      `/*! receipt-gate cli body sha256:${'cd'.repeat(32)} */\n(x)`,
+      'check'
     )
     expect(other).not.toBe(file)
+    expect(
+      cacheFile('/c', `/*! receipt-gate cli body sha256:${hash} */\n(x)`, 'other')
+    ).not.toBe(file)
   })
   it('a body without the build header gets no cache', () => {
-    expect(cacheFile('/c', '(async function () {})')).toBeNull()
-    expect(cacheFile('/c', `(x)\n/*! receipt-gate cli body sha256:${hash} */`)).toBeNull()
+    expect(cacheFile('/c', '(async function () {})', 'check')).toBeNull()
+    expect(
+      cacheFile('/c', `(x)\n/*! receipt-gate cli body sha256:${hash} */`, 'check')
+    ).toBeNull()
+  })
+})
+
+describe('cacheKind', () => {
+  it('check and validate have a cache each; everything else shares one', () => {
+    expect(cacheKind(['check', '--repo', '.'])).toBe('check')
+    expect(cacheKind(['validate', 'a.json'])).toBe('validate')
+    for (const args of [
+      [],
+      ['--version'],
+      ['--help'],
+      ['frobnicate'],
+      ['--repo', 'check']
+    ])
+      expect(cacheKind(args)).toBe('other')
   })
 })

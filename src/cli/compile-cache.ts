@@ -52,25 +52,41 @@ export function cacheDir(
   return base ? join(base, 'receipt-gate') : null
 }
 
-/** The cache file for one body on this V8 (V8 would refuse another's code anyway). */
-export function cacheFile(dir: string, source: string): string | null {
+/**
+ * The command a run's code is cached for. A cache holds the functions compiled by the run
+ * that wrote it, and V8 takes it whichever run reads it: one written by `--version` holds
+ * little of what `check` runs, which would then compile most of its code on every run
+ * (about 60 ms here). So each command keeps a cache of its own.
+ */
+export function cacheKind(args: readonly string[]): 'check' | 'validate' | 'other' {
+  const command = args[0]
+  return command === 'check' || command === 'validate' ? command : 'other'
+}
+
+/** The cache file for one body and one command on this V8 (V8 would refuse another's code anyway). */
+export function cacheFile(
+  dir: string,
+  source: string,
+  kind: ReturnType<typeof cacheKind>
+): string | null {
   const hash = HEADER.exec(source)?.[1]
   if (!hash) return null
   return join(
     dir,
-    `cli-${hash.slice(0, 32)}-v8-${process.versions.v8}-${process.arch}.bin`
+    `cli-${hash.slice(0, 32)}-${kind}-v8-${process.versions.v8}-${process.arch}.bin`
   )
 }
 
 /** Compiles and runs the body at `url`, with and for the code cache. */
 export async function runBody(
   url: URL,
-  env: NodeJS.ProcessEnv = process.env
+  env: NodeJS.ProcessEnv = process.env,
+  args: readonly string[] = process.argv.slice(2)
 ): Promise<void> {
   const filename = fileURLToPath(url)
   const source = readFileSync(filename, 'utf8')
   const dir = cacheDir(env, process.platform)
-  const file = dir === null ? null : cacheFile(dir, source)
+  const file = dir === null ? null : cacheFile(dir, source, cacheKind(args))
   const cachedData = file === null ? undefined : readCache(file)
   const script = new Script(source, { filename, cachedData })
   const body = script.runInThisContext() as Body
@@ -108,15 +124,21 @@ function writeCache(file: string, data: Buffer): void {
   }
 }
 
+/** A cache file of any build, command and V8 (files of builds before caches per command have no command). */
+const CACHE_NAME = /^cli-[0-9a-f]{32}-(?:[a-z]+-)?v8-.*\.bin(\.\d+\.tmp)?$/
+
 /**
  * Each build of the CLI and each V8 writes a file of its own: those of builds no longer
- * run would pile up. Only on a write (a new build's first run), so a run that uses the
- * cache never lists the folder.
+ * run would pile up. Only on a write (a new build's first run of a command), so a run that
+ * uses the cache never lists the folder. The caches of this build (its other commands)
+ * are in use, however old (a run that reads a cache does not touch it); a file left
+ * aside by a write that did not finish is dropped like another build's.
  */
 function dropStale(dir: string, kept: string): void {
   const now = Date.now()
+  const build = kept.slice(0, 'cli-'.length + 32)
   for (const name of readdirSync(dir)) {
-    if (name === kept || !/^cli-[0-9a-f]{32}-v8-.*\.bin(\.\d+\.tmp)?$/.test(name))
+    if (!CACHE_NAME.test(name) || (name.startsWith(build) && name.endsWith('.bin')))
       continue
     const path = join(dir, name)
     if (now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true })
