@@ -21,11 +21,14 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js'
 import {
+  BLOB_OID,
   CLASSIFICATIONS,
   CONFIDENCES,
   CRITERIA_STATUSES,
+  CRITERION_ID,
   LIMITS,
   REVIEW_KINDS,
+  RID,
   SEVERITIES,
   STATUSES,
   VERDICTS
@@ -80,10 +83,6 @@ const ANCHOR_KEYS = [
 ] as const
 
 const CRITERION_KEYS = ['id', 'status', 'note'] as const
-
-const BLOB_OID = /^[0-9a-f]{7,64}$/
-const RID = /^R\p{Nd}+$/u
-const CRITERION_ID = /^G[1-9][0-9]*$/
 
 type Field = JsonValue | undefined
 

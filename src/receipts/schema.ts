@@ -28,11 +28,14 @@
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
 import {
+  BLOB_OID,
   CLASSIFICATIONS,
   CONFIDENCES,
   CRITERIA_STATUSES,
+  CRITERION_ID,
   LIMITS,
   REVIEW_KINDS,
+  RID,
   SEVERITIES,
   STATUSES,
   VERDICTS
@@ -108,13 +111,6 @@ function boundedString(max: number, what = 'string'): z.ZodMiniString<string> {
 function integerAtLeast(min: number): z.ZodMiniInt {
   return z.int().check(z.gte(min, { error: `must be an integer of at least ${min}` }))
 }
-
-/** `[0-9a-f]{7,64}`: lowercase hex only, as flowctl stores it. */
-const BLOB_OID = /^[0-9a-f]{7,64}$/
-/** Python's `R\d+` with `re.fullmatch`: `\d` is any Unicode decimal digit. */
-const RID = /^R\p{Nd}+$/u
-/** `G[1-9][0-9]*`: ASCII digits only, unlike the R-ID rule. */
-const CRITERION_ID = /^G[1-9][0-9]*$/
 
 const UNSAFE_PATH =
   'must be a relative repository path (no leading /, drive letter, empty, . or .. segment)'
