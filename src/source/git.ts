@@ -2,8 +2,9 @@
  * The receipt source on a local git repository, through plumbing only: objects at the
  * head commit (never the working tree) through one long-lived `cat-file` process
  * (`git-objects.ts`), trees listed and compared in process (`git-trees.ts`), and git
- * processes only for what needs git's commit-graph walks (`merge-base`, and `rev-list`
- * when the history after a review is not a straight line).
+ * processes only for what needs git's commit-graph walks (`merge-base` when the base is
+ * not an ancestor of the head, and `rev-list` when the history after a review is not a
+ * straight line).
  */
 import { execFile } from 'node:child_process'
 import { readFile, stat } from 'node:fs/promises'
