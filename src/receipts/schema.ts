@@ -125,7 +125,7 @@ function anchorPath(): z.ZodMiniString<string> {
 /**
  * Builds the schemas. Performance (issue 7): building them takes about 8 ms of a cold
  * run, and the plainly valid receipts, the common case, never need them
- * (`plain-container.ts`, `envelope.ts`, `findings.ts`): {@link receiptSchemas} builds
+ * (`plain.ts`, used by `envelope.ts` and `findings.ts`): {@link receiptSchemas} builds
  * them on first use.
  */
 // The schemas' types are inferred from what it returns (`ReceiptSchemas`).
