@@ -3,7 +3,7 @@
  * a value, turn an integer into a float token, duplicate, add a key (`__proto__` too),
  * change a string, swap two nodes. Shared by the core's properties
  * (`receipts/property.test.ts`) and the fast path's agreement with the schemas
- * (`receipts/plain-container.test.ts`).
+ * (`receipts/plain.test.ts`).
  */
 import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
