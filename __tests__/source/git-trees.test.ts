@@ -12,12 +12,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { ObjectReader, isNotFound } from '../../src/source/git-objects.js'
 import { TreeReader, linearDistance, reachesWithin } from '../../src/source/git-trees.js'
-import {
-  gitSource,
-  headBranch,
-  mergeBaseIfAncestor,
-  resolveCommit
-} from '../../src/source/git.js'
+import { gitSource, headBranch, mergeBase, resolveCommit } from '../../src/source/git.js'
 import { GitRepo, gitEnv } from '../support/git-repo.js'
 
 // Each run builds a repository (about 0.3 s): fewer runs than the pure properties.
@@ -272,7 +267,7 @@ describe('ancestry and revisions', () => {
     ).toBe('complex')
   })
 
-  const mergeBase = (a: string, b: string): string | null => {
+  const gitMergeBase = (a: string, b: string): string | null => {
     try {
       return execFileSync('git', ['merge-base', a, b], { cwd: repo.path, env: gitEnv() })
         .toString('utf8')
@@ -282,14 +277,25 @@ describe('ancestry and revisions', () => {
     }
   }
 
-  it('a base the head contains is its merge base, found without merge-base; any other base is left to git', async () => {
-    // Every pair of commits: where the walk answers, git's merge-base agrees; it answers
-    // exactly when the base is an ancestor of the head.
+  it('mergeBase answers as git merge-base for every pair: by a walk when the base is an ancestor, else by git', async () => {
     for (const head of Object.values(c)) {
       for (const base of Object.values(c)) {
-        const found = await mergeBaseIfAncestor(objects, base, head)
-        const isAncestor = mergeBase(base, head) === base
-        expect([base, head, found]).toEqual([base, head, isAncestor ? base : null])
+        const found = await mergeBase(repo.path, objects, base, head)
+        expect([base, head, found]).toEqual([base, head, gitMergeBase(base, head)])
+      }
+    }
+  })
+
+  it('the walk finds exactly the ancestors git finds', async () => {
+    const trees = new TreeReader(objects, c.root as string)
+    for (const head of Object.values(c)) {
+      for (const base of Object.values(c)) {
+        const isAncestor = gitMergeBase(base, head) === base
+        expect([base, head, await reachesWithin(trees, head, base, 100)]).toEqual([
+          base,
+          head,
+          isAncestor
+        ])
       }
     }
   })
@@ -311,7 +317,7 @@ describe('ancestry and revisions', () => {
     )
   })
 
-  it('a history it cannot read (a shallow clone) is left to git', async () => {
+  it('a history the walk cannot read (a shallow clone) is left to git', async () => {
     const shallow = mkdtempSync(join(tmpdir(), 'rg-shallow-'))
     try {
       execFileSync(
@@ -322,12 +328,17 @@ describe('ancestry and revisions', () => {
       const reader = new ObjectReader(shallow)
       try {
         // The head's parent is not in the clone: the walk cannot reach the base.
+        const trees = new TreeReader(reader, c.book2 as string)
         expect(
-          await mergeBaseIfAncestor(reader, c.reviewed as string, c.book2 as string)
-        ).toBeNull()
+          await reachesWithin(trees, c.book2 as string, c.reviewed as string, 100)
+        ).toBe(false)
         expect(
-          await mergeBaseIfAncestor(reader, c.book2 as string, c.book2 as string)
-        ).toBe(c.book2)
+          await reachesWithin(trees, c.book2 as string, c.book2 as string, 100)
+        ).toBe(true)
+        // git itself cannot find a base it does not have: mergeBase rejects with its words.
+        await expect(
+          mergeBase(shallow, reader, c.reviewed as string, c.book2 as string)
+        ).rejects.toThrow(/./)
       } finally {
         reader.close()
       }

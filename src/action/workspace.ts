@@ -5,13 +5,7 @@
  */
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import {
-  ObjectReader,
-  git,
-  gitSource,
-  mergeBaseIfAncestor,
-  resolveCommit
-} from '../source/git.js'
+import { ObjectReader, git, gitSource, mergeBase, resolveCommit } from '../source/git.js'
 import type { ReceiptSource } from '../source/types.js'
 
 /** A git source on `workspace`, or null when it cannot answer for `head` faithfully. */
@@ -34,7 +28,8 @@ export async function workspaceSource(
         () => true,
         () => false
       ),
-      mergeBase(workspace, objects, baseSha, head),
+      // A merge base git cannot find (an object missing) is none: the source says so.
+      mergeBase(workspace, objects, baseSha, head).catch(() => null),
       history === 'ask-git'
         ? git(workspace, ['rev-parse', '--is-shallow-repository']).then(
             ({ stdout }) => stdout.toString('utf8').trim() !== 'false'
@@ -51,20 +46,6 @@ export async function workspaceSource(
     objects.close()
     return null
   }
-}
-
-/** The merge base, or null when there is none (or git cannot say: a missing object). */
-async function mergeBase(
-  workspace: string,
-  objects: ObjectReader,
-  base: string,
-  head: string
-): Promise<string | null> {
-  const ancestor = await mergeBaseIfAncestor(objects, base, head)
-  if (ancestor !== null) return ancestor
-  const found = await git(workspace, ['merge-base', base, head], [0, 1, 128])
-  const sha = found.stdout.toString('utf8').trim()
-  return found.code === 0 && sha ? sha : null
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   git,
   gitSource,
   headBranch,
-  mergeBaseIfAncestor,
+  mergeBase,
   resolveCommit
 } from '../source/git.js'
 import { choice, parseArgs, stringFlag, type ParsedArgs } from './args.js'
@@ -162,11 +162,8 @@ async function findMergeBase(
 ): Promise<string> {
   const baseSha =
     base !== undefined ? await resolveCommit(objects, base) : await defaultBase(objects)
-  const ancestor = await mergeBaseIfAncestor(objects, baseSha, head)
-  if (ancestor !== null) return ancestor
-  const found = await git(repo, ['merge-base', baseSha, head], [0, 1])
-  const sha = found.stdout.toString('utf8').trim()
-  if (found.code !== 0 || sha === '')
+  const sha = await mergeBase(repo, objects, baseSha, head)
+  if (sha === null)
     throw new CliError(`no merge base between ${base ?? 'the base branch'} and the head`)
   return sha
 }

@@ -26,17 +26,22 @@ export { GitError, ObjectReader } from './git-objects.js'
 const MERGE_BASE_WALK = 32
 
 /**
- * `git merge-base base head` without a process when `base` is an ancestor of `head` a
- * short walk away (then the merge base is `base` itself): a pull request whose branch
- * is up to date with its base. null when the walk cannot tell; then ask git.
+ * `git merge-base base head`: the merge base, or null when the two have none; rejects
+ * with {@link GitError} when git cannot answer (an object missing). Without a process
+ * when `base` is an ancestor of `head` a short walk away (then the merge base is `base`
+ * itself): a pull request whose branch is up to date with its base.
  */
-export async function mergeBaseIfAncestor(
+export async function mergeBase(
+  repo: string,
   objects: ObjectReader,
   base: string,
   head: string
 ): Promise<string | null> {
-  const trees = new TreeReader(objects, head)
-  return (await reachesWithin(trees, head, base, MERGE_BASE_WALK)) ? base : null
+  if (await reachesWithin(new TreeReader(objects, head), head, base, MERGE_BASE_WALK))
+    return base
+  const found = await git(repo, ['merge-base', base, head], [0, 1])
+  const sha = found.stdout.toString('utf8').trim()
+  return found.code === 0 && sha !== '' ? sha : null
 }
 
 /** Runs git in `repo`; resolves stdout (bytes), or rejects with {@link GitError}. */
