@@ -95,9 +95,20 @@ describe('dist/cli.js', () => {
   it('a base that moved on after the branch: git finds the merge base, the report is the same', () => {
     // The demo PR's base is an ancestor of its head: the merge base is read without a
     // merge-base process. A base with a commit of its own needs git's walk.
+    const who = { NAME: 'Base Dev', EMAIL: 'base@example.com' }
     const git = (...args: string[]) =>
-      spawnSync('git', ['-C', demo.root, ...args], { encoding: 'utf8' }).stdout.trim()
+      spawnSync('git', ['-C', demo.root, ...args], {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: who.NAME,
+          GIT_AUTHOR_EMAIL: who.EMAIL,
+          GIT_COMMITTER_NAME: who.NAME,
+          GIT_COMMITTER_EMAIL: who.EMAIL
+        }
+      }).stdout.trim()
     const moved = git('commit-tree', 'main^{tree}', '-p', 'main', '-m', 'moved on')
+    expect(moved).toMatch(/^[0-9a-f]{40}$/)
     git('branch', '-f', 'moved-base', moved)
     const processes = (base: string) => {
       const trace = join(CACHE, `trace-${base}.log`)
