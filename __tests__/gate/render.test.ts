@@ -170,6 +170,31 @@ describe('summary', () => {
     expect(renderSummary(shared, Buffer.byteLength(full))).toBe(full)
     expect(renderSummary(shared, Buffer.byteLength(full) - 1)).not.toBe(full)
   })
+  it('renders alike whichever limit comes first (blocks cached per report)', () => {
+    // Bodies with what escaping lengthens (controls, mentions, backticks, astral
+    // characters) and suggestions; the prose too.
+    const body = (i: number) =>
+      `@team \u0007 ${'`'.repeat(i % 5)} ${'é😀'.repeat(i * 7)}\nline ${i}`
+    const many = Array.from({ length: 60 }, (_, i) =>
+      finding({
+        id: `f${i}`,
+        ordinal: i + 1,
+        body: body(i),
+        ...(i % 3 === 0 ? { suggestion: `use ${body(i + 1)}` } : {})
+      })
+    )
+    const rows = [{ findings: many }, { findings: many.slice(0, 9) }]
+    const full = Buffer.byteLength(renderSummary(report(rows), 1e9))
+    const limits = [200, 2_000, 9_000, 30_000, full - 1, full, 65_535, 1024 * 1024]
+    const fresh = new Map(
+      limits.map((limit) => [limit, renderSummary(report(rows), limit)])
+    )
+    for (const order of [limits, [...limits].reverse(), [65_535, 1024 * 1024, 200]]) {
+      const shared = report(rows)
+      for (const limit of order)
+        expect(renderSummary(shared, limit)).toBe(fresh.get(limit))
+    }
+  })
   it('titles say the verdict and the open introduced findings', () => {
     expect(
       renderTitle({
