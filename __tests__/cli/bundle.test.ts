@@ -244,7 +244,7 @@ describe('dist/cli.js', () => {
 
     it('each command has a cache of its own: --version first does not stand in for check', () => {
       // A cache holds what the run that wrote it compiled; V8 would take --version's
-      // for check, which would then compile most of its code on every run.
+      // for check, which would then compile the rest again on every run.
       const dir = fresh()
       try {
         expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, '--version').code).toBe(0)
