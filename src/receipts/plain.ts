@@ -19,7 +19,7 @@
  * shape lists its required keys first, so each object is a literal of those, then the
  * optional ones present, in order.
  */
-import { isJsonObject, type JsonObject, type JsonValue } from './json.js'
+import { isJsonObject, own, type JsonObject, type JsonValue } from './json.js'
 import {
   BLOB_OID,
   CLASSIFICATIONS,
@@ -144,7 +144,8 @@ function plainItem(item: Field): FindingItem | undefined {
     return undefined
   }
   // `anchor: null` is not absent: the schemas refuse it.
-  const anchor = has(item, 'anchor') ? plainAnchor(item.anchor) : null
+  const given = own(item, 'anchor')
+  const anchor = given === undefined ? null : plainAnchor(given)
   if (anchor === undefined) return undefined
   const out: Record<string, unknown> = {
     id: item.id,
@@ -244,12 +245,11 @@ function onlyKeys(object: JsonObject, keys: readonly string[]): boolean {
   return true
 }
 
-function has(object: JsonObject, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(object, key)
-}
+// Absent keys: `own` answers undefined for them, and a JSON value is never undefined.
 
 function copyOptional(from: JsonObject, to: Record<string, unknown>, key: string): void {
-  if (has(from, key)) to[key] = from[key]
+  const value = own(from, key)
+  if (value !== undefined) to[key] = value
 }
 
 /** A non-empty string of at most `max` code points (`boundedString`). */
@@ -278,7 +278,8 @@ function optional(
   key: string,
   valid: (v: Field) => boolean
 ): boolean {
-  return !has(object, key) || valid(object[key])
+  const value = own(object, key)
+  return value === undefined || valid(value)
 }
 
 /** `orAbsent`: absent, null, or valid. */
@@ -287,5 +288,6 @@ function orAbsent(
   key: string,
   valid: (v: Field) => boolean
 ): boolean {
-  return !has(object, key) || object[key] === null || valid(object[key])
+  const value = own(object, key)
+  return value === undefined || value === null || valid(value)
 }
