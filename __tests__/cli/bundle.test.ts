@@ -18,6 +18,7 @@ import { join } from 'node:path'
 // @ts-expect-error: a plain ES module script shared with `npm run demo`
 import { buildDemoRepo } from '../../scripts/demo-repo.mjs'
 import { CORPUS, FIXTURES } from '../support/corpus.js'
+import { gitCommands } from '../support/git-trace.js'
 
 const CLI = join(FIXTURES, '..', '..', 'dist', 'cli.js')
 const demo = buildDemoRepo() as { root: string; bodyFile: string; head: string }
@@ -120,17 +121,13 @@ describe('dist/cli.js', () => {
         '--format',
         'json'
       )
-      const started = readFileSync(trace, 'utf8')
-        .split('\n')
-        .filter((line) => / start git /.test(line))
-        .map((line) => (/ (cat-file|merge-base|log)\b/.exec(line) ?? ['', 'other'])[1])
-      return { run, started }
+      return { run, started: gitCommands(readFileSync(trace, 'utf8')) }
     }
     const onMain = processes('main')
     const onMoved = processes('moved-base')
     // (`log`: the demo has a receipt that names no reviewed commit; its history tells.)
-    expect(onMain.started).toEqual(['cat-file', 'log'])
-    expect(onMoved.started).toEqual(['cat-file', 'merge-base', 'log'])
+    expect(onMain.started).toEqual(['cat-file --batch-command', 'log'])
+    expect(onMoved.started).toEqual(['cat-file --batch-command', 'merge-base', 'log'])
     expect(onMoved.run).toEqual(onMain.run)
     expect(onMain.run.code).toBe(0)
   })

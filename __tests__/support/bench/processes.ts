@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startFakeGitHub, type FakeGitHub } from '../github-api/server.js'
 import { runAction, type ActionRun, type RunActionOptions } from '../runner.js'
+import { countGit } from '../git-trace.js'
 import type { BenchPr } from './fixtures.js'
 import { repeat, rssProbe, runNode, stats, type Stats } from './measure.js'
 
@@ -130,24 +131,6 @@ export async function benchCli(
   } finally {
     rmSync(tmp, { recursive: true, force: true })
   }
-}
-
-/** Counts git processes in a GIT_TRACE2 (normal format) log, by subcommand. */
-export function countGit(trace: string): Record<string, number> {
-  const out: Record<string, number> = {}
-  for (const line of trace.split('\n')) {
-    const m = / start (.*)$/.exec(line)
-    if (!m) continue
-    const argv = m[1]!.split(' ')
-    let i = 1 // after `git`
-    while (i < argv.length && argv[i]!.startsWith('-')) {
-      i += argv[i] === '-C' || argv[i] === '-c' ? 2 : 1
-    }
-    let cmd = argv[i] ?? '?'
-    if (cmd === 'cat-file') cmd += ` ${argv[i + 1] ?? ''}`.trimEnd()
-    out[cmd] = (out[cmd] ?? 0) + 1
-  }
-  return out
 }
 
 /**
