@@ -6,6 +6,7 @@
  */
 import { isJsonObject, own, type JsonObject, type JsonValue } from './json.js'
 import { historyFileName, lineageId } from './identity.js'
+import type { $ZodError } from 'zod/v4/core'
 import { reasonsFromZod } from './issues.js'
 import { plainContainer, plainCriteria } from './plain.js'
 import {
@@ -26,20 +27,41 @@ export function checkContainer(
   prefix = 'findings'
 ): Checked<FindingsContainer> {
   if (!isJsonObject(value)) return refuse(`${prefix}: must be an object`)
-  // The plainly valid container is checked without zod; anything else, zod decides.
-  let container = plainContainer(value)
-  if (container === undefined) {
-    const schema = receiptSchemas().FindingsContainerSchema
-    const parsed = schema.safeParse(value, { reportInput: true })
-    if (!parsed.success)
-      return { ok: false, reasons: reasonsFromZod(prefix, parsed.error) }
-    container = parsed.data
-  }
+  const parsed = plainOrSchema(
+    plainContainer(value),
+    () => receiptSchemas().FindingsContainerSchema,
+    value,
+    prefix
+  )
+  if (!parsed.ok) return parsed
+  const container = parsed.value
   const reasons = [...roundRules(container, prefix), ...itemRules(container, prefix)]
   if (reasons.length === 0) reasons.push(...byteBound(value, prefix))
   return reasons.length === 0
     ? { ok: true, value: container }
     : { ok: false, reasons: reasons.slice(0, 5) }
+}
+
+/**
+ * The plain check's value (`plain.ts`) when it took `value`; else the schema decides,
+ * built only then, and gives its value or its reasons.
+ */
+function plainOrSchema<T>(
+  plain: T | undefined,
+  schema: () => {
+    safeParse(
+      value: unknown,
+      params: { reportInput: boolean }
+    ): { success: true; data: T } | { success: false; error: $ZodError }
+  },
+  value: JsonValue,
+  prefix: string
+): Checked<T> {
+  if (plain !== undefined) return { ok: true, value: plain }
+  const parsed = schema().safeParse(value, { reportInput: true })
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, reasons: reasonsFromZod(prefix, parsed.error) }
 }
 
 /** `round` 1 exactly for a root; more than 1 with a parent; a parent is not itself. */
@@ -215,14 +237,14 @@ export function checkCriteria(receipt: JsonObject): Checked<Criterion[] | null> 
   if (own(receipt, 'type') !== 'completion_review') {
     return refuse('criteria: only a completion_review receipt may carry criteria')
   }
-  let list = plainCriteria(criteria)
-  if (list === undefined) {
-    const schema = receiptSchemas().CriteriaSchema
-    const parsed = schema.safeParse(criteria, { reportInput: true })
-    if (!parsed.success)
-      return { ok: false, reasons: reasonsFromZod('criteria', parsed.error) }
-    list = parsed.data
-  }
+  const parsed = plainOrSchema(
+    plainCriteria(criteria),
+    () => receiptSchemas().CriteriaSchema,
+    criteria,
+    'criteria'
+  )
+  if (!parsed.ok) return parsed
+  const list = parsed.value
   const seen = new Set<string>()
   for (const [index, criterion] of list.entries()) {
     if (seen.has(criterion.id))
