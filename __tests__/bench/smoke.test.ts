@@ -3,7 +3,7 @@
  * committed dist/ bundles. No timing is asserted (this is not the place for figures, see
  * docs/performance.md); only that each workload ran and produced figures, and the request
  * counts that do not depend on the machine: 200 findings are exactly 4 annotation writes
- * (the create and 3 updates of 50), and the CLI reads every object through one `cat-file`
+ * (the create and 3 updates of 50), requests share keep-alive connections, and the CLI reads every object through one `cat-file`
  * process, and no other (its base is an ancestor of its head: no `merge-base`).
  */
 import { describe, expect, it } from '@jest/globals'
@@ -59,7 +59,12 @@ describe('npm run bench (one run of each workload)', () => {
     expect(api.requests['checks/update']).toBe(3)
     // Exactly SPEC §9's bound for this PR, route by route.
     expect(api.requests).toEqual(api.specMinimum)
+    // Keep-alive: no more connections than requests in flight at once (the early three,
+    // then the deferral file, 8 blobs and the compare); the git source's 5 are sequential.
+    expect(api.connections).toBeGreaterThan(0)
+    expect(api.connections).toBeLessThanOrEqual(10)
     const git = figures.action.find((a) => a.source === 'git')!
+    expect(git.connections).toBe(1)
     expect(git.requests).toEqual({
       'pulls/get': 1,
       'checks/create': 1,

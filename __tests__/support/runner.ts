@@ -80,6 +80,8 @@ export interface ActionRun {
   state: Record<string, string>
   /** Requests the fake received during the run. */
   requests: RecordedRequest[]
+  /** TCP connections the fake accepted during the run (keep-alive: far fewer than requests). */
+  connections: number
   /** The environment the child ran with. */
   env: Record<string, string>
   runnerTemp: string
@@ -216,6 +218,7 @@ export async function runAction(options: RunActionOptions = {}): Promise<ActionR
   }
 
   const first = fake?.requests.length ?? 0
+  const connectionsBefore = fake?.connections ?? 0
   const t0 = performance.now()
   const [command, ...prefixArgs] = options.prefix ?? [process.execPath]
   const child = spawn(command!, [...prefixArgs, entry], {
@@ -252,6 +255,7 @@ export async function runAction(options: RunActionOptions = {}): Promise<ActionR
     exportedEnv: parseFileCommand(readFileSync(files.env, 'utf8')),
     state: parseFileCommand(readFileSync(files.state, 'utf8')),
     requests: fake ? fake.requests.slice(first) : [],
+    connections: fake ? fake.connections - connectionsBefore : 0,
     env,
     runnerTemp,
     eventPath: files.event,

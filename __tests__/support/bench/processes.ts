@@ -43,6 +43,8 @@ export interface ActionResult extends ProcessResult {
   /** Requests of one run by operation (`checks/create`), and the route they map to. */
   requests: Record<string, number>
   requestsTotal: number
+  /** TCP connections the local API accepted in one run (keep-alive reuses them). */
+  connections: number
   /** check-run writes (create + update). */
   annotationWrites: number
   /** Request bodies sent to the API, bytes (one run). */
@@ -256,6 +258,7 @@ export async function benchAction(
       annotations,
       requests,
       requestsTotal: run.requests.length,
+      connections: run.connections,
       annotationWrites:
         (requests['checks/create'] ?? 0) + (requests['checks/update'] ?? 0),
       bytesSent: run.requests.reduce((sum, r) => sum + r.requestBytes, 0),

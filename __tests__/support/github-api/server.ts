@@ -182,6 +182,8 @@ export class FakeGitHub {
   readonly violations: Violation[] = []
   readonly fakeBugs: FakeBug[] = []
   readonly unexpected: Unexpected[] = []
+  /** TCP connections accepted (since the last resetRecords()): whether clients reuse them. */
+  connections = 0
   /** Milliseconds from `startFakeGitHub()` to listening, schema loading included. */
   startupMs = 0
   /** Milliseconds spent loading the schema (0 when this test file had loaded it already). */
@@ -236,7 +238,12 @@ export class FakeGitHub {
         }
       })
     })
-    server.keepAliveTimeout = 1000
+    // Like GitHub, no `Keep-Alive: timeout=` hint: node's agent will not reuse a socket
+    // whose hint is a second or less, so the 1 s idle timeout this once had made every
+    // request a new connection, which GitHub's clients do not pay. Idle sockets still go:
+    // close() drops them.
+    server.keepAliveTimeout = 0
+    server.on('connection', () => this.connections++)
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
       server.listen(0, '127.0.0.1', () => resolve())
@@ -309,6 +316,7 @@ export class FakeGitHub {
   /** Forgets recorded requests, violations, bugs and unexpected calls (not check runs). */
   resetRecords(): void {
     this.requests.length = 0
+    this.connections = 0
     this.violations.length = 0
     this.fakeBugs.length = 0
     this.unexpected.length = 0
