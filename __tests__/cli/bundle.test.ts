@@ -37,7 +37,8 @@ function cli(...args: string[]) {
 function cliWith(env: NodeJS.ProcessEnv, ...args: string[]) {
   const run = spawnSync(process.execPath, [CLI, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', ...env }
+    // Jest's NODE_OPTIONS are not a user's: the CLI's cache is keyed by node's flags.
+    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', NODE_OPTIONS: '', ...env }
   })
   return { code: run.status, stdout: run.stdout, stderr: run.stderr }
 }
@@ -264,6 +265,35 @@ describe('dist/cli.js', () => {
       }
     })
 
+    it('runs under other node flags keep a cache of their own: neither throws the other away', () => {
+      // V8 refuses code cached under other flags; with one file for both, each run of a
+      // shell that sets NODE_OPTIONS would rewrite the cache the others use, and back.
+      const dir = fresh()
+      const flagged = {
+        RECEIPT_GATE_CACHE_DIR: dir,
+        NODE_OPTIONS: '--max-old-space-size=4096'
+      }
+      try {
+        expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, ...check)).toEqual(expected)
+        const plain = only(dir)
+        const plainStamp = stamp(plain)
+        expect(cliWith(flagged, ...check)).toEqual(expected)
+        const other = readdirSync(dir).filter((name) => join(dir, name) !== plain)
+        expect(other).toEqual([
+          expect.stringMatching(/^cli-[0-9a-f]{32}-check-flags-[0-9a-f]{8}-v8-.+\.bin$/)
+        ])
+        const otherStamp = stamp(join(dir, other[0] as string))
+        expect(stamp(plain)).toEqual(plainStamp)
+        // Each taken by V8 on the next run under its flags: neither written again.
+        expect(cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, ...check)).toEqual(expected)
+        expect(cliWith(flagged, ...check)).toEqual(expected)
+        expect(stamp(plain)).toEqual(plainStamp)
+        expect(stamp(join(dir, other[0] as string))).toEqual(otherStamp)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+
     it('a damaged cache changes nothing but is replaced', () => {
       const dir = fresh()
       try {
@@ -292,11 +322,12 @@ describe('dist/cli.js', () => {
         // Another build's caches (one named as before caches per command), old and recent.
         const stale = `cli-${'0'.repeat(32)}-${v8}`
         const staleCheck = `cli-${'2'.repeat(32)}-check-${v8}`
+        const staleFlagged = `cli-${'3'.repeat(32)}-check-flags-0123abcd-${v8}`
         const recent = `cli-${'1'.repeat(32)}-check-${v8}`
-        for (const name of [stale, staleCheck, recent, 'notes.txt'])
+        for (const name of [stale, staleCheck, staleFlagged, recent, 'notes.txt'])
           writeFileSync(join(dir, name), 'x')
         const old = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000)
-        for (const name of [stale, staleCheck, 'notes.txt'])
+        for (const name of [stale, staleCheck, staleFlagged, 'notes.txt'])
           utimesSync(join(dir, name), old, old)
         // This build's check cache, as old: still in use, kept.
         cliWith({ RECEIPT_GATE_CACHE_DIR: dir }, ...check)
@@ -310,6 +341,7 @@ describe('dist/cli.js', () => {
         expect(left).toEqual(expect.arrayContaining([recent, ours, 'notes.txt']))
         expect(left).not.toContain(stale)
         expect(left).not.toContain(staleCheck)
+        expect(left).not.toContain(staleFlagged)
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }

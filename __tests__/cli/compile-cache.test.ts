@@ -1,7 +1,7 @@
 /** Where the CLI keeps compiled code, and which body a cache file belongs to. */
 import { describe, expect, it } from '@jest/globals'
 import { join } from 'node:path'
-import { cacheDir, cacheFile, cacheKind } from '../../src/cli/compile-cache.js'
+import { cacheDir, cacheFile, cacheKind, flagsKey } from '../../src/cli/compile-cache.js'
 
 describe('cacheDir', () => {
   it("the user's cache folder by platform, XDG_CACHE_HOME first", () => {
@@ -56,6 +56,31 @@ describe('cacheFile', () => {
     expect(
       cacheFile('/c', `(x)\n/*! receipt-gate cli body sha256:${hash} */`, 'check')
     ).toBeNull()
+  })
+})
+
+describe('flagsKey', () => {
+  it("none without node flags (the usual name); else a stable name of the flags, NODE_OPTIONS's too", () => {
+    expect(flagsKey([], undefined)).toBe('')
+    expect(flagsKey([], '')).toBe('')
+    const big = flagsKey(['--max-old-space-size=4096'], undefined)
+    expect(big).toMatch(/^[0-9a-f]{8}$/)
+    expect(flagsKey(['--max-old-space-size=4096'], undefined)).toBe(big)
+    expect(flagsKey(['--max-old-space-size=2048'], undefined)).not.toBe(big)
+    const options = flagsKey([], '--max-old-space-size=4096')
+    expect(options).toMatch(/^[0-9a-f]{8}$/)
+    expect(options).not.toBe(big)
+    expect(flagsKey(['--a', '--b'], undefined)).not.toBe(flagsKey(['--a --b'], undefined))
+  })
+  it('names the cache file', () => {
+    const source = `/*! receipt-gate cli body sha256:${'ab'.repeat(32)} */\n(x)`
+    expect(cacheFile('/c', source, 'check', '0123abcd')).toBe(
+      join(
+        '/c',
+        `cli-${'ab'.repeat(16)}-check-flags-0123abcd-v8-${process.versions.v8}-${process.arch}.bin`
+      )
+    )
+    expect(cacheFile('/c', source, 'check', '')).toBe(cacheFile('/c', source, 'check'))
   })
 })
 

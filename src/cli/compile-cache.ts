@@ -63,17 +63,44 @@ export function cacheKind(args: readonly string[]): 'check' | 'validate' | 'othe
   return command === 'check' || command === 'validate' ? command : 'other'
 }
 
-/** The cache file for one body and one command on this V8 (V8 would refuse another's code anyway). */
+/**
+ * The node flags a run was started with, as a key part: V8 refuses code cached under other
+ * flags (`--max-old-space-size` among them), and the run that is refused writes its own,
+ * so runs that alternate flags (a `NODE_OPTIONS` set in some shells only) would each
+ * throw away the other's. '' without flags, the usual case, which keeps the usual name.
+ */
+export function flagsKey(
+  execArgv: readonly string[],
+  nodeOptions: string | undefined
+): string {
+  const flags = [...execArgv, nodeOptions ?? ''].join('\0')
+  if (flags === '') return ''
+  // FNV-1a: a name, not a guard (V8 checks the flags of what it takes), and node:crypto
+  // costs 6–9 ms to load.
+  let hash = 0x811c9dc5
+  for (let i = 0; i < flags.length; i++) {
+    hash ^= flags.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0')
+}
+
+/**
+ * The cache file for one body, one command and one set of node flags on this V8 (V8
+ * would refuse another's code anyway).
+ */
 export function cacheFile(
   dir: string,
   source: string,
-  kind: ReturnType<typeof cacheKind>
+  kind: ReturnType<typeof cacheKind>,
+  flags = ''
 ): string | null {
   const hash = HEADER.exec(source)?.[1]
   if (!hash) return null
+  const flagged = flags ? `flags-${flags}-` : ''
   return join(
     dir,
-    `cli-${hash.slice(0, 32)}-${kind}-v8-${process.versions.v8}-${process.arch}.bin`
+    `cli-${hash.slice(0, 32)}-${kind}-${flagged}v8-${process.versions.v8}-${process.arch}.bin`
   )
 }
 
@@ -86,7 +113,8 @@ export async function runBody(
   const filename = fileURLToPath(url)
   const source = readFileSync(filename, 'utf8')
   const dir = cacheDir(env, process.platform)
-  const file = dir === null ? null : cacheFile(dir, source, cacheKind(args))
+  const flags = flagsKey(process.execArgv, env.NODE_OPTIONS)
+  const file = dir === null ? null : cacheFile(dir, source, cacheKind(args), flags)
   const cachedData = file === null ? undefined : readCache(file)
   const script = new Script(source, { filename, cachedData })
   const body = script.runInThisContext() as Body
@@ -124,8 +152,12 @@ function writeCache(file: string, data: Buffer): void {
   }
 }
 
-/** A cache file of any build, command and V8 (files of builds before caches per command have no command). */
-const CACHE_NAME = /^cli-[0-9a-f]{32}-(?:[a-z]+-)?v8-.*\.bin(\.\d+\.tmp)?$/
+/**
+ * A cache file of any build, command, flags and V8 (files of builds before caches per
+ * command have no command).
+ */
+const CACHE_NAME =
+  /^cli-[0-9a-f]{32}-(?:[a-z]+-)?(?:flags-[0-9a-f]{8}-)?v8-.*\.bin(\.\d+\.tmp)?$/
 
 /**
  * Each build of the CLI and each V8 writes a file of its own: those of builds no longer
