@@ -3,8 +3,9 @@
  * committed dist/ bundles. No timing is asserted (this is not the place for figures, see
  * docs/performance.md); only that each workload ran and produced figures, and the request
  * counts that do not depend on the machine: 200 findings are exactly 4 annotation writes
- * (the create and 3 updates of 50), requests share keep-alive connections, and the CLI reads every object through one `cat-file`
- * process, and no other (its base is an ancestor of its head: no `merge-base`).
+ * (the create and 3 updates of 50), requests share keep-alive connections, and the CLI
+ * reads every object through one `cat-file` process, and no other (its base is an
+ * ancestor of its head: no `merge-base`).
  */
 import { describe, expect, it } from '@jest/globals'
 import { formatCompare, runCompare } from '../support/bench/compare.js'
