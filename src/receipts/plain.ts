@@ -15,9 +15,8 @@
  * mutated receipts.
  *
  * The value is built as zod's compiled object parser builds it: a fresh object with the
- * shape's keys in the shape's order, each present key copied, arrays copied. Every
- * shape lists its required keys first, so each object is a literal of those, then the
- * optional ones present, in order.
+ * shape's keys in the shape's order, each present key copied, arrays copied (`shaped`,
+ * over the key lists below, which `onlyKeys` checks against too).
  */
 import { isJsonObject, own, type JsonObject, type JsonValue } from './json.js'
 import {
@@ -109,17 +108,8 @@ export function plainContainer(value: JsonObject): FindingsContainer | undefined
   ) {
     return undefined
   }
-  const out: Record<string, unknown> = {
-    schemaVersion: value.schemaVersion,
-    sourceReceiptId: value.sourceReceiptId,
-    reviewKind: value.reviewKind,
-    backend: value.backend,
-    round: value.round,
-    headSha: value.headSha,
-    items: parsedItems
-  }
-  copyOptional(value, out, 'baseSha')
-  copyOptional(value, out, 'supersedesReceiptId')
+  const out = shaped(value, CONTAINER_KEYS)
+  out.items = parsedItems
   return out as FindingsContainer
 }
 
@@ -147,21 +137,8 @@ function plainItem(item: Field): FindingItem | undefined {
   const given = own(item, 'anchor')
   const anchor = given === undefined ? null : plainAnchor(given)
   if (anchor === undefined) return undefined
-  const out: Record<string, unknown> = {
-    id: item.id,
-    ordinal: item.ordinal,
-    severity: item.severity,
-    confidence: item.confidence,
-    classification: item.classification,
-    status: item.status,
-    title: item.title,
-    body: item.body,
-    rIds: [...(rIds as string[])],
-    firstSeenReceiptId: item.firstSeenReceiptId,
-    lastSeenReceiptId: item.lastSeenReceiptId
-  }
-  copyOptional(item, out, 'suggestion')
-  copyOptional(item, out, 'priorFindingId')
+  const out = shaped(item, ITEM_KEYS)
+  out.rIds = [...(rIds as string[])]
   if (anchor !== null) out.anchor = anchor
   return out as FindingItem
 }
@@ -181,17 +158,7 @@ function plainAnchor(anchor: Field): Anchor | undefined {
   ) {
     return undefined
   }
-  const out: Record<string, unknown> = {
-    path: anchor.path,
-    side: anchor.side,
-    startLine: anchor.startLine,
-    baseSha: anchor.baseSha,
-    headSha: anchor.headSha
-  }
-  copyOptional(anchor, out, 'originalPath')
-  copyOptional(anchor, out, 'endLine')
-  copyOptional(anchor, out, 'blobOid')
-  return out as Anchor
+  return shaped(anchor, ANCHOR_KEYS) as Anchor
 }
 
 /** The envelope's three guarded fields as the schema returns them, or `undefined`. */
@@ -222,9 +189,7 @@ export function plainCriteria(value: Field): Criterion[] | undefined {
     ) {
       return undefined
     }
-    const parsed: Record<string, unknown> = { id: criterion.id, status: criterion.status }
-    copyOptional(criterion, parsed, 'note')
-    out.push(parsed as Criterion)
+    out.push(shaped(criterion, CRITERION_KEYS) as Criterion)
   }
   return out
 }
@@ -245,11 +210,19 @@ function onlyKeys(object: JsonObject, keys: readonly string[]): boolean {
   return true
 }
 
-// Absent keys: `own` answers undefined for them, and a JSON value is never undefined.
-
-function copyOptional(from: JsonObject, to: Record<string, unknown>, key: string): void {
-  const value = own(from, key)
-  if (value !== undefined) to[key] = value
+/**
+ * A fresh object with the keys of the shape that `from` holds, in the shape's order
+ * (`keys`), as the schemas return a valid one; the caller then puts in place the values
+ * it rebuilt (a key keeps its place when its value is replaced). Absent keys: `own`
+ * answers undefined for them, and a JSON value is never undefined.
+ */
+function shaped(from: JsonObject, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const key of keys) {
+    const value = own(from, key)
+    if (value !== undefined) out[key] = value
+  }
+  return out
 }
 
 /** A non-empty string of at most `max` code points (`boundedString`). */
