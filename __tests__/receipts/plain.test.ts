@@ -15,7 +15,7 @@ import {
 } from '../../src/receipts/json.js'
 import { plainContainer, plainCriteria, plainEnvelope } from '../../src/receipts/plain.js'
 import { receiptSchemas } from '../../src/receipts/schema.js'
-import { BASES, clone, isObject, mutate, mutationArb } from '../support/mutations.js'
+import { BASES, isObject, mutated, mutationArb } from '../support/mutations.js'
 import {
   buildContainer,
   buildItem,
@@ -188,9 +188,7 @@ describe('plainContainer', () => {
         fc.nat({ max: CONTAINERS.length - 1 }),
         fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
         (index, mutations) => {
-          let value = clone(CONTAINERS[index]!.value)
-          for (const m of mutations) value = mutate(value, m)
-          const container = read(value)
+          const container = read(mutated(CONTAINERS[index]!.value, mutations))
           if (isObject(container as Built) && agrees(container)) taken++
         }
       ),
@@ -206,9 +204,7 @@ describe('plainContainer', () => {
         fc.nat({ max: CONTAINERS.length - 1 }),
         fc.array(mutationArb, { minLength: 0, maxLength: 2 }),
         (index, mutations) => {
-          let value = clone(CONTAINERS[index]!.value)
-          for (const m of mutations) value = mutate(value, m)
-          const container = read(value)
+          const container = read(mutated(CONTAINERS[index]!.value, mutations))
           const checked = checkContainer(container)
           const parsed = isObject(container as Built)
             ? FindingsContainerSchema.safeParse(container)
@@ -295,9 +291,7 @@ describe('plainCriteria', () => {
         fc.nat({ max: WITH_CRITERIA.length - 1 }),
         fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
         (index, mutations) => {
-          let value = clone(WITH_CRITERIA[index]!.value)
-          for (const m of mutations) value = mutate(value, m)
-          criteriaAgree(read(value))
+          criteriaAgree(read(mutated(WITH_CRITERIA[index]!.value, mutations)))
         }
       ),
       { numRuns: RUNS }

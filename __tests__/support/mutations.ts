@@ -180,6 +180,13 @@ export function mutate(root: Built, m: Mutation): Built {
   return root
 }
 
+/** A clone of `value` with `mutations` applied in turn. */
+export function mutated(value: Built, mutations: readonly Mutation[]): Built {
+  let out = clone(value)
+  for (const m of mutations) out = mutate(out, m)
+  return out
+}
+
 export function isObject(value: Built | undefined): value is BuiltObject {
   return (
     value !== null && typeof value === 'object' && !Array.isArray(value) && !isRaw(value)
