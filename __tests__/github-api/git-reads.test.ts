@@ -207,6 +207,28 @@ describe('git data', () => {
     }
   })
 
+  it('a blob read again is the same answer (kept once validated); faults and tweaks still apply to it', async () => {
+    const sha = git('rev-parse', 'feature:src/a.ts')
+    const read = async () =>
+      octokit.rest.git.getBlob({ ...repo, file_sha: sha.toUpperCase() })
+    const first = (await read()).data
+    expect((await read()).data).toEqual(first)
+
+    const remove = fake.faults.add({ kind: 'status', route: 'git/get-blob', status: 502 })
+    await expect(read()).rejects.toMatchObject({ status: 502 })
+    remove()
+    fake.faults.add({ kind: 'status', route: 'git/get-blob', status: 500, applied: true })
+    await expect(read()).rejects.toMatchObject({ status: 500 })
+
+    fake.tweak('git/get-blob', (body: { size: number }) => ({ ...body, size: 1 }))
+    try {
+      expect((await read()).data.size).toBe(1)
+    } finally {
+      fake.tweak('git/get-blob', undefined)
+    }
+    expect((await read()).data).toEqual(first)
+  })
+
   it('git.getCommit returns tree, parents and the message', async () => {
     const { data } = await octokit.rest.git.getCommit({
       ...repo,

@@ -196,6 +196,12 @@ export class FakeGitHub {
   private server: Server | undefined
   private readonly tweaks = new Map<string, (body: Json, call: FaultCall) => Json>()
   private seq = 0
+  /**
+   * The validated JSON text of each `git/get-blob` answer, by path: a SHA names the same
+   * bytes forever, so a read asked again (the bench asks the same 30 in every run) is
+   * served without reading git, encoding, validating and serializing it again.
+   */
+  private readonly blobAnswers = new Map<string, string>()
 
   constructor(
     private readonly options: FakeGitHubOptions,
@@ -419,9 +425,9 @@ export class FakeGitHub {
     const send = (
       status: number,
       body: unknown,
-      headers: Record<string, string> = {}
+      headers: Record<string, string> = {},
+      text = body === undefined ? '' : JSON.stringify(body)
     ) => {
-      const text = body === undefined ? '' : JSON.stringify(body)
       const buf = Buffer.from(text, 'utf8')
       res.writeHead(status, {
         ...this.baseHeaders(),
@@ -589,16 +595,23 @@ export class FakeGitHub {
       )
     }
 
-    let result: Result
+    // A blob is named by its content: its answer, once validated, is served again as is.
+    const cacheKey =
+      op.operationId === 'git/get-blob' && !this.tweaks.has(op.operationId)
+        ? url.pathname.toLowerCase()
+        : undefined
+    const cached = cacheKey === undefined ? undefined : this.blobAnswers.get(cacheKey)
+    let result: Result = { status: 200, body: undefined }
     try {
-      result = await this.dispatch({
-        op,
-        params,
-        query: url.searchParams,
-        body,
-        url,
-        call
-      })
+      if (cached === undefined)
+        result = await this.dispatch({
+          op,
+          params,
+          query: url.searchParams,
+          body,
+          url,
+          call
+        })
     } catch (e) {
       if (!(e instanceof HttpError)) throw e
       if (e.rule?.startsWith('fake.'))
@@ -617,6 +630,8 @@ export class FakeGitHub {
       }
     }
 
+    if (cached !== undefined) return send(200, undefined, {}, cached)
+
     const tweak = this.tweaks.get(op.operationId)
     if (tweak) result = { ...result, body: tweak(structuredClone(result.body), call) }
 
@@ -634,7 +649,10 @@ export class FakeGitHub {
         op.docsUrl
       )
     }
-    send(result.status, result.body, result.headers)
+    const text = JSON.stringify(result.body)
+    if (cacheKey !== undefined && result.status === 200)
+      this.blobAnswers.set(cacheKey, text)
+    send(result.status, result.body, result.headers, text)
   }
 
   private violate(
