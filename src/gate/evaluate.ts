@@ -16,7 +16,8 @@ import {
   type Selection
 } from '../receipts/lineage.js'
 import { inspectReceipt, type ReadableReceipt } from '../receipts/receipt.js'
-import { TYPE_TO_KIND, type FindingsContainer } from '../receipts/schema.js'
+import { TYPE_TO_KIND } from '../receipts/limits.js'
+import type { FindingsContainer } from '../receipts/schema.js'
 import type { ReceiptSource, TreeEntry } from '../source/types.js'
 import { limiter, mapLimit } from '../util/concurrency.js'
 import { buildAnnotations } from './annotations.js'

@@ -6,7 +6,8 @@
  */
 import { isJsonObject, own, type JsonValue } from './json.js'
 import { plainEnvelope } from './plain.js'
-import { receiptSchemas, type Verdict } from './schema.js'
+import type { Verdict } from './schema.js'
+import { receiptSchemas } from './schema-source.js'
 
 /** What the envelope says, once it passed the guard. */
 export interface Envelope {

@@ -9,13 +9,9 @@ import { historyFileName, lineageId } from './identity.js'
 import type { $ZodError } from 'zod/v4/core'
 import { reasonsFromZod } from './issues.js'
 import { plainContainer, plainCriteria } from './plain.js'
-import {
-  LIMITS,
-  TYPE_TO_KIND,
-  receiptSchemas,
-  type Criterion,
-  type FindingsContainer
-} from './schema.js'
+import { LIMITS, TYPE_TO_KIND } from './limits.js'
+import type { Criterion, FindingsContainer } from './schema.js'
+import { receiptSchemas } from './schema-source.js'
 import { hasLoneSurrogate, utf8Length } from './text.js'
 
 /** A validation answer: the typed value, or the reasons it is refused. */

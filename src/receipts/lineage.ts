@@ -15,7 +15,7 @@ import {
   type JsonValue
 } from './json.js'
 import type { FindingItem, FindingsContainer, ReviewKind } from './schema.js'
-import { SEVERITIES } from './schema.js'
+import { SEVERITIES } from './limits.js'
 
 /** One file of `<receipt>.history/`, as read from the tree. */
 export interface HistoryFile {
