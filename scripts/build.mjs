@@ -96,7 +96,11 @@ for (const entry of ENTRIES) {
 // once, in the order first seen.
 const blocks = new Set(
   licenses.flatMap((text) =>
-    text.trim().split(/\n\n(?=(?:@[\w.-]+\/)?[\w.-]+\n[^\n]{1,60}\n)/)
+    text
+      .trim()
+      .split(/\n\n(?=(?:@[\w.-]+\/)?[\w.-]+\n[^\n]{1,60}\n)/)
+      // ncc leaves a blank line more after some texts: the same block must compare equal.
+      .map((block) => block.trim())
   )
 )
 writeFileSync(join('dist', 'licenses.txt'), `${[...blocks].join('\n\n')}\n`)
