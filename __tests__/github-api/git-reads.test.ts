@@ -207,12 +207,25 @@ describe('git data', () => {
     }
   })
 
-  it('a blob read again is the same answer (kept once validated); faults and tweaks still apply to it', async () => {
+  it('an answer its URL fixes (a blob, a tree, a comparison named by SHAs) read again is the same, Link included; faults and tweaks still apply', async () => {
     const sha = git('rev-parse', 'feature:src/a.ts')
     const read = async () =>
       octokit.rest.git.getBlob({ ...repo, file_sha: sha.toUpperCase() })
     const first = (await read()).data
     expect((await read()).data).toEqual(first)
+    const tree = async () =>
+      octokit.rest.git.getTree({ ...repo, tree_sha: `${s.feature}:src`, recursive: '1' })
+    expect((await tree()).data).toEqual((await tree()).data)
+    const compare = async () =>
+      octokit.rest.repos.compareCommitsWithBasehead({
+        ...repo,
+        basehead: `${s.main}...${s.feature}`,
+        per_page: 1
+      })
+    const [once, again] = [await compare(), await compare()]
+    expect(again.data).toEqual(once.data)
+    expect(once.headers.link).toContain('rel="next"')
+    expect(again.headers.link).toBe(once.headers.link)
 
     const remove = fake.faults.add({ kind: 'status', route: 'git/get-blob', status: 502 })
     await expect(read()).rejects.toMatchObject({ status: 502 })

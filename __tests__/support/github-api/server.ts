@@ -197,11 +197,15 @@ export class FakeGitHub {
   private readonly tweaks = new Map<string, (body: Json, call: FaultCall) => Json>()
   private seq = 0
   /**
-   * The validated JSON text of each `git/get-blob` answer, by path: a SHA names the same
-   * bytes forever, so a read asked again (the bench asks the same 30 in every run) is
-   * served without reading git, encoding, validating and serializing it again.
+   * The validated JSON text of each answer that the URL fixes forever (a blob, a tree or
+   * a comparison named by full SHAs: see `immutable`), by URL. The bench asks the same
+   * reads in every run; GitHub's own work on them is not on the runner's CPU, so the
+   * fake serves them again without reading git, building, validating and serializing.
    */
-  private readonly blobAnswers = new Map<string, string>()
+  private readonly immutableAnswers = new Map<
+    string,
+    { text: string; headers: Record<string, string> | undefined }
+  >()
 
   constructor(
     private readonly options: FakeGitHubOptions,
@@ -595,12 +599,12 @@ export class FakeGitHub {
       )
     }
 
-    // A blob is named by its content: its answer, once validated, is served again as is.
     const cacheKey =
-      op.operationId === 'git/get-blob' && !this.tweaks.has(op.operationId)
-        ? url.pathname.toLowerCase()
+      immutable(op.operationId, params) && !this.tweaks.has(op.operationId)
+        ? url.pathname + url.search
         : undefined
-    const cached = cacheKey === undefined ? undefined : this.blobAnswers.get(cacheKey)
+    const cached =
+      cacheKey === undefined ? undefined : this.immutableAnswers.get(cacheKey)
     let result: Result = { status: 200, body: undefined }
     try {
       if (cached === undefined)
@@ -630,7 +634,7 @@ export class FakeGitHub {
       }
     }
 
-    if (cached !== undefined) return send(200, undefined, {}, cached)
+    if (cached !== undefined) return send(200, undefined, cached.headers, cached.text)
 
     const tweak = this.tweaks.get(op.operationId)
     if (tweak) result = { ...result, body: tweak(structuredClone(result.body), call) }
@@ -651,7 +655,7 @@ export class FakeGitHub {
     }
     const text = JSON.stringify(result.body)
     if (cacheKey !== undefined && result.status === 200)
-      this.blobAnswers.set(cacheKey, text)
+      this.immutableAnswers.set(cacheKey, { text, headers: result.headers })
     send(result.status, result.body, result.headers, text)
   }
 
@@ -1350,6 +1354,27 @@ function statusText(status: number): string {
 }
 
 /** Base64 in 60-character lines, each ending in a newline (GitHub's format). */
+const FULL_SHA = /^[0-9a-f]{40}$/i
+
+/**
+ * Whether the answer of a read depends only on its URL, forever: git objects named by
+ * full SHAs (a tree-ish `<sha>:<path>` too) and a comparison of two full SHAs.
+ */
+function immutable(operationId: string, params: Record<string, string>): boolean {
+  switch (operationId) {
+    case 'git/get-blob':
+      return FULL_SHA.test(params.file_sha ?? '')
+    case 'git/get-tree':
+      return FULL_SHA.test((params.tree_sha ?? '').split(':')[0] ?? '')
+    case 'repos/compare-commits-with-basehead': {
+      const sides = (params.basehead ?? '').split('...')
+      return sides.length === 2 && sides.every((side) => FULL_SHA.test(side))
+    }
+    default:
+      return false
+  }
+}
+
 function wrapBase64(bytes: Buffer): string {
   const b64 = bytes.toString('base64')
   let out = ''
