@@ -114,13 +114,16 @@ async function finish(
 ): Promise<void> {
   logReport(report)
   // The job summary and the JSON report need nothing from the check run: they are
-  // rendered and written while its writes are on the wire (issue 7). In a macrotask, not
-  // a microtask: a microtask would run before the create's bytes reach the socket and
-  // hold them back for the whole rendering (30–40 ms of a run on a 2-core runner).
+  // rendered and written while its writes are on the wire (issue 7). Each in a macrotask,
+  // not a microtask: a microtask would run before the create's bytes reach the socket and
+  // hold them back for the whole rendering (30–40 ms of a run on a 2-core runner); and an
+  // answer that came in during the report is handled, its next batch sent, before the
+  // summary is rendered.
   const [published, reportPath] = await Promise.all([
     publishReport(report, to),
-    new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    nextMacrotask().then(async () => {
       const path = writeReportFile(report, `${context.runId}-${context.runAttempt}`)
+      await nextMacrotask()
       await writeJobSummary(report)
       return path
     })
@@ -153,6 +156,10 @@ function target(
     fork,
     timeScale: context.timeScale
   }
+}
+
+async function nextMacrotask(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
 }
 
 function setOutputs(outputs: Outputs): void {

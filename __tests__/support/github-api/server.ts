@@ -197,14 +197,14 @@ export class FakeGitHub {
   private readonly tweaks = new Map<string, (body: Json, call: FaultCall) => Json>()
   private seq = 0
   /**
-   * The validated JSON text of each answer that the URL fixes forever (a blob, a tree or
+   * The validated JSON bytes of each answer that the URL fixes forever (a blob, a tree or
    * a comparison named by full SHAs: see `immutable`), by URL. The bench asks the same
    * reads in every run; GitHub's own work on them is not on the runner's CPU, so the
    * fake serves them again without reading git, building, validating and serializing.
    */
   private readonly immutableAnswers = new Map<
     string,
-    { text: string; headers: Record<string, string> | undefined }
+    { bytes: Buffer; headers: Record<string, string> | undefined }
   >()
 
   constructor(
@@ -430,9 +430,9 @@ export class FakeGitHub {
       status: number,
       body: unknown,
       headers: Record<string, string> = {},
-      text = body === undefined ? '' : JSON.stringify(body)
+      bytes: Buffer = Buffer.from(body === undefined ? '' : JSON.stringify(body), 'utf8')
     ) => {
-      const buf = Buffer.from(text, 'utf8')
+      const buf = bytes
       res.writeHead(status, {
         ...this.baseHeaders(),
         ...headers,
@@ -634,7 +634,7 @@ export class FakeGitHub {
       }
     }
 
-    if (cached !== undefined) return send(200, undefined, cached.headers, cached.text)
+    if (cached !== undefined) return send(200, undefined, cached.headers, cached.bytes)
 
     const tweak = this.tweaks.get(op.operationId)
     if (tweak) result = { ...result, body: tweak(structuredClone(result.body), call) }
@@ -653,10 +653,10 @@ export class FakeGitHub {
         op.docsUrl
       )
     }
-    const text = JSON.stringify(result.body)
+    const bytes = Buffer.from(JSON.stringify(result.body), 'utf8')
     if (cacheKey !== undefined && result.status === 200)
-      this.immutableAnswers.set(cacheKey, { text, headers: result.headers })
-    send(result.status, result.body, result.headers, text)
+      this.immutableAnswers.set(cacheKey, { bytes, headers: result.headers })
+    send(result.status, result.body, result.headers, bytes)
   }
 
   private violate(
