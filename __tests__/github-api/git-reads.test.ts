@@ -207,7 +207,7 @@ describe('git data', () => {
     }
   })
 
-  it('an answer its URL fixes (a blob, a tree, a comparison named by SHAs) read again is the same, Link included; faults and tweaks still apply', async () => {
+  it('an answer its URL fixes (a blob, a tree, a comparison named by SHAs) read again is the same, Link included; faults (a truncated tree too) and tweaks still apply', async () => {
     const sha = git('rev-parse', 'feature:src/a.ts')
     const read = async () =>
       octokit.rest.git.getBlob({ ...repo, file_sha: sha.toUpperCase() })
@@ -215,7 +215,15 @@ describe('git data', () => {
     expect((await read()).data).toEqual(first)
     const tree = async () =>
       octokit.rest.git.getTree({ ...repo, tree_sha: `${s.feature}:src`, recursive: '1' })
-    expect((await tree()).data).toEqual((await tree()).data)
+    const whole = (await tree()).data
+    expect((await tree()).data).toEqual(whole)
+    const truncate = fake.faults.add({ kind: 'truncated-tree', keep: 1 })
+    expect((await tree()).data).toMatchObject({
+      truncated: true,
+      tree: [expect.anything()]
+    })
+    truncate()
+    expect((await tree()).data).toEqual(whole)
     const compare = async () =>
       octokit.rest.repos.compareCommitsWithBasehead({
         ...repo,

@@ -127,6 +127,19 @@ export class Faults {
   }
 
   /**
+   * Whether a fault of one of `kinds` is set for this call's route and not used up (uses
+   * nothing; `skip` and `when` aside, so it may say yes to a call `take` will let through).
+   */
+  pending(call: FaultCall, kinds: FaultKind[]): boolean {
+    return this.list.some(
+      (f) =>
+        kinds.includes(f.spec.kind) &&
+        routeMatches(f.spec.route ?? '*', call) &&
+        f.applied < (f.spec.times ?? 1)
+    )
+  }
+
+  /**
    * The first fault of one of `kinds` that applies to this call (consumes one use of it).
    * Faults that cannot apply to the call (e.g. `forbidden` on a GET) do not count it.
    * `applied` selects `status`/`reset` faults by their `applied` flag (undefined: any).
