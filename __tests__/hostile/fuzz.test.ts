@@ -10,7 +10,8 @@
  * - the counts agree between the title, the summary, the outputs and the report;
  * - every output is neutralised and within its size limit.
  *
- * Runs: `FC_RUNS` per property (default 1000; more locally, e.g. FC_RUNS=20000).
+ * Runs: `FC_RUNS` per property (default 1000; more locally, e.g. FC_RUNS=20000). A failure
+ * names its seed: `FC_SEED=<seed>` runs that sequence again.
  */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
@@ -53,7 +54,10 @@ import { annotationProblems, markdownProblems, textProblems } from './neutral.js
 import { prototypeSnapshot } from './prototypes.js'
 
 const RUNS = Number(process.env.FC_RUNS ?? '') || 1000
-const settings = { numRuns: RUNS }
+const settings = {
+  numRuns: RUNS,
+  ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {})
+}
 const DIR = '.flow/review-receipts'
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 const prototypesBefore = prototypeSnapshot()

@@ -13,7 +13,9 @@ import type { ReceiptRow, Report, ReportFinding } from '../../src/gate/report.js
 import { bookkeepingMatcher } from '../../src/gate/review-head.js'
 import { publishCheckRun } from '../../src/github/checks.js'
 import { GitHubError, createClient } from '../../src/github/client.js'
-import { checkContainer } from '../../src/receipts/findings.js'
+import { checkContainer, checkCriteria } from '../../src/receipts/findings.js'
+import { isJsonObject, readJsonBytes } from '../../src/receipts/json.js'
+import { inspectReceipt } from '../../src/receipts/receipt.js'
 import { findingLine, renderSummary, renderTitle } from '../../src/render/summary.js'
 import { GitRepo } from '../support/git-repo.js'
 import { reportFinding } from '../support/report-builders.js'
@@ -52,6 +54,43 @@ describe('validation reasons echo bounded text (an unknown key of any length)', 
     expect(checked.ok).toBe(false)
     if (!checked.ok)
       for (const reason of checked.reasons) expect(reason.length).toBeLessThan(200)
+  })
+})
+
+describe('a `length` key where a string or a list belongs (the pipeline fuzz, seed -1279685685)', () => {
+  // zod ran its length checks on any value with a `length`, after the type check had
+  // failed: comparing `{}` (no prototype, as every parsed object) with a number threw.
+  const LENGTHY = '{"length":{}}'
+
+  it('in the envelope: refused with the guard’s reason, not thrown', () => {
+    const bytes = new TextEncoder().encode(`{"id":${LENGTHY}}`)
+    expect(inspectReceipt('impl-fn-7.1.json', bytes)).toMatchObject({
+      readable: false,
+      reason: 'missing type/id (both must be non-empty strings)'
+    })
+  })
+
+  it('in the findings: a string field and each list refused, not thrown', () => {
+    const parse = (value: unknown) =>
+      readJsonBytes(new TextEncoder().encode(JSON.stringify(value)))
+    for (const [key, where] of [
+      ['title', 'item'],
+      ['rIds', 'item'],
+      ['items', 'container']
+    ] as const) {
+      const item = buildItem(where === 'item' ? { with: { [key]: { length: {} } } } : {})
+      const container = buildContainer({ items: [item] })
+      const value =
+        where === 'container' ? { ...container, [key]: { length: {} } } : container
+      const read = parse(value)
+      if (!read.ok) throw new Error(read.reason)
+      const checked = checkContainer(read.value)
+      expect({ key, ok: checked.ok }).toEqual({ key, ok: false })
+      if (!checked.ok) expect(checked.reasons.join('\n')).toContain(key)
+    }
+    const receipt = parse({ type: 'completion_review', criteria: { length: {} } })
+    if (!receipt.ok || !isJsonObject(receipt.value)) throw new Error('unreadable')
+    expect(checkCriteria(receipt.value)).toMatchObject({ ok: false })
   })
 })
 

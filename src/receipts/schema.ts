@@ -60,6 +60,19 @@ function described<T extends z.ZodMiniType>(schema: T, description: string): T {
 }
 
 /**
+ * Where a length check runs: on the type it is for, and on nothing else. zod runs a length
+ * check on any value with a `length` key (its default), even after the type check
+ * failed, and a receipt's `{"length": {}}` — an object without a prototype — would then
+ * be compared with a number and throw instead of being refused.
+ */
+const ON_STRINGS = {
+  when: (payload: z.core.ParsePayload): boolean => typeof payload.value === 'string'
+}
+const ON_ARRAYS = {
+  when: (payload: z.core.ParsePayload): boolean => Array.isArray(payload.value)
+}
+
+/**
  * zod's compiled object parser under the mini API. Mini's own objects parse in a generic
  * loop, which made a warm maximal container 25 % slower (1.46 → 1.84 ms, past the 2 ms
  * target in noisy minutes); `$ZodObjectJIT` is the core class the classic API builds
@@ -97,7 +110,7 @@ function orAbsent<T extends z.ZodMiniType>(
 function boundedString(max: number, what = 'string'): z.ZodMiniString<string> {
   return withMeta(
     z.string().check(
-      z.minLength(1, { error: `must be a non-empty ${what}` }),
+      z.minLength(1, { error: `must be a non-empty ${what}`, ...ON_STRINGS }),
       z.refine((value: string) => withinCodePoints(value, max), {
         error: `must be at most ${max} code points`
       })
@@ -212,7 +225,8 @@ function build() {
             )
             .check(
               z.maxLength(LIMITS.rIds, {
-                error: `must hold at most ${LIMITS.rIds} R-IDs`
+                error: `must hold at most ${LIMITS.rIds} R-IDs`,
+                ...ON_ARRAYS
               }),
               z.refine((rids: string[]) => new Set(rids).size === rids.length, {
                 error: 'must not repeat an R-ID'
@@ -267,7 +281,8 @@ function build() {
       items: described(
         z.array(FindingItemSchema).check(
           z.maxLength(LIMITS.items, {
-            error: `must hold at most ${LIMITS.items} items`
+            error: `must hold at most ${LIMITS.items} items`,
+            ...ON_ARRAYS
           })
         ),
         'Ids and ordinals unique; any order.'
@@ -306,9 +321,10 @@ function build() {
 
   const CriteriaSchema = described(
     z.array(CriterionSchema).check(
-      z.minLength(1, { error: 'must hold at least one criterion' }),
+      z.minLength(1, { error: 'must hold at least one criterion', ...ON_ARRAYS }),
       z.maxLength(LIMITS.criteria, {
-        error: `must hold at most ${LIMITS.criteria} criteria`
+        error: `must hold at most ${LIMITS.criteria} criteria`,
+        ...ON_ARRAYS
       })
     ),
     'Completion reviews only; null counts as absent.'
@@ -320,11 +336,15 @@ function build() {
    */
   const EnvelopeSchema = z.object({
     type: described(
-      z.string().check(z.minLength(1, { error: 'must be a non-empty string' })),
+      z
+        .string()
+        .check(z.minLength(1, { error: 'must be a non-empty string', ...ON_STRINGS })),
       'plan_review, impl_review, completion_review, qa_verdict, …'
     ),
     id: described(
-      z.string().check(z.minLength(1, { error: 'must be a non-empty string' })),
+      z
+        .string()
+        .check(z.minLength(1, { error: 'must be a non-empty string', ...ON_STRINGS })),
       'The reviewed epic or task (fn-1, fn-1.2).'
     ),
     verdict: described(z.enum(VERDICTS), 'The review verdict.')
