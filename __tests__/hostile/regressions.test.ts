@@ -13,7 +13,11 @@ import type { ReceiptRow, Report, ReportFinding } from '../../src/gate/report.js
 import { bookkeepingMatcher } from '../../src/gate/review-head.js'
 import { publishCheckRun } from '../../src/github/checks.js'
 import { GitHubError, createClient } from '../../src/github/client.js'
-import { checkContainer, checkCriteria } from '../../src/receipts/findings.js'
+import {
+  checkContainer,
+  checkCriteria,
+  checkFindings
+} from '../../src/receipts/findings.js'
 import { isJsonObject, readJsonBytes } from '../../src/receipts/json.js'
 import { inspectReceipt } from '../../src/receipts/receipt.js'
 import { findingLine, renderSummary, renderTitle } from '../../src/render/summary.js'
@@ -93,6 +97,68 @@ describe('a `length` key where a string or a list belongs (the pipeline fuzz, se
     expect(checkCriteria(receipt.value)).toMatchObject({ ok: false })
   })
 })
+
+describe('any JSON value in place of any field is refused, never thrown', () => {
+  // Every key of a valid receipt (envelope, container, item, anchor) in turn holds each
+  // of these: the validators must answer, whatever zod or the plain checks meet.
+  const ODD = [
+    '{}',
+    '{"length":{}}',
+    '{"length":1}',
+    '[]',
+    '[{}]',
+    '1.5',
+    '-1',
+    'true',
+    '""'
+  ]
+  const receipt = buildReceipt({
+    findings: buildContainer({
+      items: [buildItem({ anchor: { headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40) } })]
+    })
+  })
+  const text = new TextDecoder().decode(jsonBytes(receipt))
+  const paths: string[][] = []
+  const walk = (value: unknown, path: string[]) => {
+    if (typeof value !== 'object' || value === null) return
+    for (const [key, inner] of Object.entries(value)) {
+      const here = [...path, ...(Array.isArray(value) ? [] : [key])]
+      if (!Array.isArray(value)) paths.push(here)
+      walk(inner, Array.isArray(value) ? [...path, key] : here)
+    }
+  }
+  walk(JSON.parse(text), [])
+
+  it(`holds for ${paths.length} fields × ${ODD.length} values`, () => {
+    for (const path of paths) {
+      for (const odd of ODD) {
+        const value = JSON.parse(text) as Record<string, unknown>
+        let at: Record<string, unknown> = value
+        for (const key of path.slice(0, -1)) at = at[key] as Record<string, unknown>
+        at[path.at(-1)!] = JSON.parse(odd)
+        const bytes = new TextEncoder().encode(JSON.stringify(value))
+        const run = () => {
+          const inspected = inspectReceipt('impl-fn-7.1.json', bytes)
+          if (inspected.readable && inspected.data) checkFindings(inspected.data)
+        }
+        expect({ path: path.join('.'), odd, threw: threw(run) }).toEqual({
+          path: path.join('.'),
+          odd,
+          threw: null
+        })
+      }
+    }
+  })
+})
+
+function threw(run: () => void): string | null {
+  try {
+    run()
+    return null
+  } catch (error) {
+    return String(error)
+  }
+}
 
 const finding = reportFinding
 
