@@ -63,6 +63,21 @@ describe('markdownProblems (as GitHub renders it)', () => {
     const md = `${table([ROW])}\n\n<details><summary>x</summary>\n\n\`\`\`text\n<img src=x>\n\`\`\`\n\n</details>\n\n\\<img src=x\\> @\u200beveryone`
     expect(markdownProblems(md, { markers: MARKERS, receipts: 1 })).toEqual([])
   })
+  it('reads lines of a fenced code block as code, not as table rows', () => {
+    const code = ['| x |', '|---|', '| forged | cell || x |'].join('\n')
+    for (const fenced of [`\`\`\`\`text\n${code}\n\`\`\`\`\``, `~~~\n${code}\n~~~`])
+      expect(
+        markdownProblems(`${table([ROW])}\n\n${fenced}`, {
+          markers: MARKERS,
+          receipts: 1
+        })
+      ).toEqual([])
+    // A shorter fence inside does not close it; the rows after the real close are rows.
+    const inner = `\`\`\`\`text\n\`\`\`\n${code}\n\`\`\`\`\n\n${table(['| 1 | 2 |'])}`
+    expect(markdownProblems(inner, { markers: MARKERS, receipts: 1 })).toEqual([
+      expect.stringMatching(/^table row with 3 separators, not 7: \| 1 \| 2 \|$/)
+    ])
+  })
   it.each([
     ['an <img>', '<img src=x onerror=alert(1)>'],
     ['a javascript: link', '[x](javascript:alert(1))'],

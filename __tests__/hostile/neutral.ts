@@ -268,7 +268,9 @@ export function markdownProblems(
 /**
  * Table rows as written: every row of a table has as many cell separators as its header
  * (`|` outside code spans, not backslash-escaped). Renderers drop extra cells silently,
- * so the rendered HTML alone would not show a smuggled `|`.
+ * so the rendered HTML alone would not show a smuggled `|`. Lines of a fenced code block
+ * are code, not rows (CommonMark: a fence closes on a line of at least as many of its
+ * characters, and nothing else).
  */
 function tableSourceProblems(markdown: string): string[] {
   const problems: string[] = []
@@ -278,7 +280,19 @@ function tableSourceProblems(markdown: string): string[] {
       .replace(/\\./g, '')
       .split('|').length - 1
   let width: number | null = null
+  let fence: string | null = null
   for (const line of markdown.split('\n')) {
+    if (fence !== null) {
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line)?.[1]
+      if (close?.[0] === fence[0] && close.length >= fence.length) fence = null
+      continue
+    }
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
+    if (open !== undefined) {
+      fence = open
+      width = null
+      continue
+    }
     if (!line.startsWith('|')) {
       width = null
       continue
