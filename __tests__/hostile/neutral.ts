@@ -284,7 +284,8 @@ function tableSourceProblems(markdown: string): string[] {
   for (const line of markdown.split('\n')) {
     if (fence !== null) {
       const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line)?.[1]
-      if (close?.[0] === fence[0] && close.length >= fence.length) fence = null
+      if (close !== undefined && close[0] === fence[0] && close.length >= fence.length)
+        fence = null
       continue
     }
     const open = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
