@@ -107,6 +107,14 @@ function parentOf(root: Built, path: Path): Built | undefined {
   return node
 }
 
+/** A clone of `root` with the node at `path` (not the root) replaced by `value`. */
+export function replaced(root: Built, path: Path, value: Built): Built {
+  const copy = clone(root)
+  const parent = parentOf(copy, path) as Record<string | number, Built>
+  parent[path.at(-1)!] = value
+  return copy
+}
+
 /** Applies one mutation to a clone of `root`; returns the mutated root. */
 export function mutate(root: Built, m: Mutation): Built {
   const all = paths(root)
