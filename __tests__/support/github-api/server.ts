@@ -202,10 +202,7 @@ export class FakeGitHub {
    * reads in every run; GitHub's own work on them is not on the runner's CPU, so the
    * fake serves them again without reading git, building, validating and serializing.
    */
-  private readonly immutableAnswers = new Map<
-    string,
-    { bytes: Buffer; headers: Record<string, string> | undefined }
-  >()
+  private readonly immutableAnswers = new Map<string, Result & { bytes: Buffer }>()
 
   constructor(
     private readonly options: FakeGitHubOptions,
@@ -430,9 +427,8 @@ export class FakeGitHub {
       status: number,
       body: unknown,
       headers: Record<string, string> = {},
-      bytes: Buffer = Buffer.from(body === undefined ? '' : JSON.stringify(body), 'utf8')
+      buf: Buffer = serialized(body)
     ) => {
-      const buf = bytes
       res.writeHead(status, {
         ...this.baseHeaders(),
         ...headers,
@@ -609,17 +605,18 @@ export class FakeGitHub {
         : undefined
     const cached =
       cacheKey === undefined ? undefined : this.immutableAnswers.get(cacheKey)
-    let result: Result = { status: 200, body: undefined }
+    let result: Result
     try {
-      if (cached === undefined)
-        result = await this.dispatch({
+      result =
+        cached ??
+        (await this.dispatch({
           op,
           params,
           query: url.searchParams,
           body,
           url,
           call
-        })
+        }))
     } catch (e) {
       if (!(e instanceof HttpError)) throw e
       if (e.rule?.startsWith('fake.'))
@@ -638,7 +635,8 @@ export class FakeGitHub {
       }
     }
 
-    if (cached !== undefined) return send(200, undefined, cached.headers, cached.bytes)
+    if (cached !== undefined)
+      return send(cached.status, undefined, cached.headers, cached.bytes)
 
     const tweak = this.tweaks.get(op.operationId)
     if (tweak) result = { ...result, body: tweak(structuredClone(result.body), call) }
@@ -657,9 +655,9 @@ export class FakeGitHub {
         op.docsUrl
       )
     }
-    const bytes = Buffer.from(JSON.stringify(result.body), 'utf8')
+    const bytes = serialized(result.body)
     if (cacheKey !== undefined && result.status === 200)
-      this.immutableAnswers.set(cacheKey, { bytes, headers: result.headers })
+      this.immutableAnswers.set(cacheKey, { ...result, bytes })
     send(result.status, result.body, result.headers, bytes)
   }
 
@@ -1357,7 +1355,11 @@ function statusText(status: number): string {
   return 'Server Error'
 }
 
-/** Base64 in 60-character lines, each ending in a newline (GitHub's format). */
+/** An answer's body as sent: its JSON in UTF-8, nothing for none. */
+function serialized(body: unknown): Buffer {
+  return Buffer.from(body === undefined ? '' : JSON.stringify(body), 'utf8')
+}
+
 const FULL_SHA = /^[0-9a-f]{40}$/i
 
 /**
@@ -1379,6 +1381,7 @@ function immutable(operationId: string, params: Record<string, string>): boolean
   }
 }
 
+/** Base64 in 60-character lines, each ending in a newline (GitHub's format). */
 function wrapBase64(bytes: Buffer): string {
   const b64 = bytes.toString('base64')
   let out = ''
