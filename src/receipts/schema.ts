@@ -106,11 +106,17 @@ function orAbsent<T extends z.ZodMiniType>(
   return z.optional(z.nullable(schema))
 }
 
+/** A non-empty string. */
+function nonEmptyString(what = 'string'): z.ZodMiniString<string> {
+  return z
+    .string()
+    .check(z.minLength(1, { error: `must be a non-empty ${what}`, ...ON_STRINGS }))
+}
+
 /** A non-empty string of at most `max` code points. */
 function boundedString(max: number, what = 'string'): z.ZodMiniString<string> {
   return withMeta(
-    z.string().check(
-      z.minLength(1, { error: `must be a non-empty ${what}`, ...ON_STRINGS }),
+    nonEmptyString(what).check(
       z.refine((value: string) => withinCodePoints(value, max), {
         error: `must be at most ${max} code points`
       })
@@ -336,17 +342,10 @@ function build() {
    */
   const EnvelopeSchema = z.object({
     type: described(
-      z
-        .string()
-        .check(z.minLength(1, { error: 'must be a non-empty string', ...ON_STRINGS })),
+      nonEmptyString(),
       'plan_review, impl_review, completion_review, qa_verdict, …'
     ),
-    id: described(
-      z
-        .string()
-        .check(z.minLength(1, { error: 'must be a non-empty string', ...ON_STRINGS })),
-      'The reviewed epic or task (fn-1, fn-1.2).'
-    ),
+    id: described(nonEmptyString(), 'The reviewed epic or task (fn-1, fn-1.2).'),
     verdict: described(z.enum(VERDICTS), 'The review verdict.')
   })
   return {
