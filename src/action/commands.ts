@@ -4,10 +4,10 @@
  * summary). Performance (issue 7): `@actions/core` loads its HTTP client, and with it
  * undici, at import — a third of the action's start-up time for five small functions.
  */
-import { randomUUID } from 'node:crypto'
 import { appendFileSync, existsSync, promises as fs, constants } from 'node:fs'
 import { EOL } from 'node:os'
 import { escapeData } from './fallback.js'
+import { unusedToken } from './tokens.js'
 
 /** `core.info`: one log line. */
 export function info(message: string): void {
@@ -30,9 +30,9 @@ export function setOutput(name: string, value: string): void {
   const file = process.env.GITHUB_OUTPUT || ''
   if (file) {
     if (!existsSync(file)) throw new Error(`Missing file at path: ${file}`)
-    const delimiter = `ghadelimiter_${randomUUID()}`
-    if (name.includes(delimiter) || value.includes(delimiter))
-      throw new Error(`Unexpected input: output ${name} holds the delimiter`)
+    // A delimiter neither the name nor the value holds (the toolkit draws one at random
+    // and throws when the value happens to hold it).
+    const delimiter = `ghadelimiter_${unusedToken([name, value])}`
     appendFileSync(file, `${name}<<${delimiter}${EOL}${value}${EOL}${delimiter}${EOL}`, {
       encoding: 'utf8'
     })

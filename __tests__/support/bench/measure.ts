@@ -44,6 +44,29 @@ export function stats(samples: readonly number[]): Stats {
   }
 }
 
+/**
+ * The node that runs every measured child (the CLI, the action, `node -e ''`, the core
+ * workloads): `--node PATH` (RG_BENCH_NODE), by default the bench's own. The action runs
+ * on `node24` on GitHub, so its figures are worth taking on a Node 24 as well
+ * (docs/performance.md, *Running the benchmark*). The local GitHub API stays in the
+ * bench's process, on the bench's node.
+ */
+export function benchNode(): string {
+  return process.env.RG_BENCH_NODE || process.execPath
+}
+
+/** `node --version` of `benchNode()`. */
+export function benchNodeVersion(): string {
+  const node = benchNode()
+  if (node === process.execPath) return process.version
+  const out = spawnSync(node, ['--version'], { encoding: 'utf8' })
+  if (out.status !== 0)
+    throw new Error(
+      `--node ${node}: \`--version\` failed (${out.error?.message ?? `exit ${out.status}`})`
+    )
+  return out.stdout.trim()
+}
+
 /** How the peak RSS of child processes is read. */
 export type RssMethod = 'gnu-time' | 'import-hook'
 
@@ -79,8 +102,8 @@ export function rssProbe(method?: RssMethod): RssProbe & { env: Record<string, s
   const use = method ?? (hasGnuTime() ? 'gnu-time' : 'import-hook')
   const prefix =
     use === 'gnu-time'
-      ? ['/usr/bin/time', '-f', '%M', '-o', file, process.execPath]
-      : [process.execPath, '--import', `data:text/javascript,${encodeURIComponent(HOOK)}`]
+      ? ['/usr/bin/time', '-f', '%M', '-o', file, benchNode()]
+      : [benchNode(), '--import', `data:text/javascript,${encodeURIComponent(HOOK)}`]
   return {
     method: use,
     prefix,

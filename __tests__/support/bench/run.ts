@@ -9,7 +9,7 @@ import { cpus, platform, arch } from 'node:os'
 import { join } from 'node:path'
 import { CORE_WORKLOADS, runCore, type CoreResult, type CoreWorkload } from './core.js'
 import { PR_10, PR_500, buildBenchPr, type BenchPr } from './fixtures.js'
-import { hasGnuTime } from './measure.js'
+import { benchNodeVersion, hasGnuTime } from './measure.js'
 import {
   benchAction,
   benchCli,
@@ -142,7 +142,7 @@ export async function runBench(options: BenchOptions): Promise<BenchFigures> {
   const figures: Omit<BenchFigures, 'targets'> = {
     meta: {
       date: new Date().toISOString(),
-      node: process.version,
+      node: benchNodeVersion(),
       platform: `${platform()} ${arch()}`,
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model ?? '',

@@ -5,6 +5,7 @@
  *   node build/harness/bench/index.js [--runs N] [--warmup N] [--core-runs N]
  *     [--core-warmup N] [--only core,cli,action,cold] [--json FILE]
  *   node build/harness/bench/index.js --compare DIR [--runs N] [--only cli,action,cli-500]
+ *   either with [--node PATH]: the node that runs the measured children (RG_BENCH_NODE)
  *
  * Each core workload runs in its own child process (`--core NAME`), so its peak RSS is
  * its own; process workloads spawn `node` per run (see ../bench/measure.ts).
@@ -19,6 +20,7 @@ import {
   type CoreWorkload
 } from '../bench/core.js'
 import { formatCompare, runCompare } from '../bench/compare.js'
+import { benchNode } from '../bench/measure.js'
 import { formatTable, runBench } from '../bench/run.js'
 import { receiptSchemas } from '../../../src/receipts/schema.js'
 import { useSchemaModule } from '../../../src/receipts/schema-source.js'
@@ -38,6 +40,10 @@ function count(name: string, fallback: number): number {
   if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`)
   return n
 }
+
+// `--node PATH`: every measured child runs on that node (../bench/measure.ts benchNode).
+const node = flag('node')
+if (node !== undefined) process.env.RG_BENCH_NODE = node
 
 const run = promisify(execFile)
 const root = process.env.RECEIPT_GATE_ROOT ?? process.cwd()
@@ -73,7 +79,7 @@ if (compare !== undefined) {
     coreWarmup,
     isolateCore: async (name) => {
       const { stdout } = await run(
-        process.execPath,
+        benchNode(),
         [
           process.argv[1]!,
           '--core',
