@@ -24,7 +24,6 @@ import { apiSource } from './github/api-source.js'
 import { createClient, type Octokit } from './github/client.js'
 import type { EarlyReads } from './github/http.js'
 import { findPullRequestByHead, getPullRequest, pendingFields } from './github/pulls.js'
-import { useNodeCrypto } from './receipts/sha256.js'
 
 /**
  * Runs the action; never throws (failures fail the step with one clear message).
@@ -41,8 +40,6 @@ export async function run(
       core.info(`Receipt Gate: nothing to gate (${route.why}).`)
       return setOutputs(emptyOutputs('neutral'))
     }
-    // The client's HTTPS loads node:crypto: the finding ids are hashed with it (issue 7).
-    useNodeCrypto()
     const octokit = createClient({
       token: inputs.token,
       baseUrl: context.apiUrl,

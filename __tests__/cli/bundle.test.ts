@@ -169,31 +169,6 @@ describe('dist/cli.js', () => {
       structuredReasons: [expect.stringContaining('confidence')]
     })
   })
-  it('without WebAssembly (node --jitless) node:crypto derives the finding ids: the same answers', () => {
-    const generated = join(CORPUS, 'generated')
-    const args = [
-      'validate',
-      '--format',
-      'json',
-      join(generated, 'valid', 'chain-impl-codex', 'impl-fn-7-receipt-gate.2.json'),
-      join(generated, 'invalid', 'id-not-derived.json')
-    ]
-    const jitless = spawnSync(process.execPath, ['--jitless', CLI, ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, NODE_OPTIONS: '', RECEIPT_GATE_CACHE_DIR: CACHE }
-    })
-    const usual = cli(...args)
-    expect(jitless.status).toBe(1)
-    expect(jitless.stdout).toBe(usual.stdout)
-    const [valid, refused] = JSON.parse(jitless.stdout) as {
-      structured: string
-      structuredReasons: string[]
-    }[]
-    expect(valid?.structured).toBe('valid')
-    expect(refused?.structuredReasons).toEqual([
-      expect.stringMatching(/\.id: is not derived .* expected finding-[0-9a-f]{32}$/)
-    ])
-  })
   it('--version, --help, and usage errors', () => {
     expect(cli('--version').stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
     expect(cli('check', '--help').stdout).toContain('--body-file FILE')
