@@ -8,8 +8,12 @@
  * ancestor of its head: no `merge-base`).
  */
 import { describe, expect, it } from '@jest/globals'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { formatCompare, runCompare } from '../support/bench/compare.js'
 import { CORE_WORKLOADS } from '../support/bench/core.js'
+import { benchNodeVersion } from '../support/bench/measure.js'
 import { formatTable, runBench, type BenchFigures } from '../support/bench/run.js'
 import { PROJECT_ROOT } from '../support/runner.js'
 
@@ -107,4 +111,41 @@ describe('npm run bench (one run of each workload)', () => {
     }
     expect(formatCompare(rows, 'other')).toContain('B − A per round')
   }, 120_000)
+
+  it('--node runs every measured child on that node, and names its version', async () => {
+    // A node that logs each start: the cold-start group's children must all come here.
+    const dir = mkdtempSync(join(tmpdir(), 'rg-bench-node-'))
+    const log = join(dir, 'starts')
+    const node = join(dir, 'node')
+    writeFileSync(
+      node,
+      `#!/bin/sh\necho "$*" >> '${log}'\nexec '${process.execPath}' "$@"\n`
+    )
+    chmodSync(node, 0o755)
+    const saved = process.env.RG_BENCH_NODE
+    try {
+      process.env.RG_BENCH_NODE = node
+      const cold = await runBench({
+        root: process.env.RECEIPT_GATE_ROOT ?? PROJECT_ROOT,
+        runs: 1,
+        warmup: 0,
+        coreRuns: 1,
+        coreWarmup: 0,
+        only: ['cold'],
+        log: () => undefined
+      })
+      expect(cold.meta.node).toBe(process.version)
+      expect(cold.coldStart?.action.exitCode).toBe(0)
+      const starts = readFileSync(log, 'utf8').trim().split('\n')
+      expect(starts).toContain('--version')
+      expect(starts.some((line) => line.includes('index.js'))).toBe(true)
+      expect(starts.some((line) => line.startsWith('-e'))).toBe(true)
+      process.env.RG_BENCH_NODE = join(dir, 'missing')
+      expect(() => benchNodeVersion()).toThrow(/--node .*missing/)
+    } finally {
+      if (saved === undefined) delete process.env.RG_BENCH_NODE
+      else process.env.RG_BENCH_NODE = saved
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 })
