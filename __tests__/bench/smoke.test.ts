@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { formatCompare, runCompare } from '../support/bench/compare.js'
 import { CORE_WORKLOADS } from '../support/bench/core.js'
-import { benchNodeVersion } from '../support/bench/measure.js'
+import { benchNodeVersion, runNode } from '../support/bench/measure.js'
 import { formatTable, runBench, type BenchFigures } from '../support/bench/run.js'
 import { PROJECT_ROOT } from '../support/runner.js'
 
@@ -90,6 +90,7 @@ describe('npm run bench (one run of each workload)', () => {
       'cli: check, 10 receipts',
       'action: API source',
       'cold start',
+      'environment of every measured process: PATH',
       'targets:',
       "node -e '' took"
     ])
@@ -148,4 +149,24 @@ describe('npm run bench (one run of each workload)', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   }, 60_000)
+
+  it("measured processes start from a clean environment: none of this shell's NODE_ variables", async () => {
+    // NODE_EXTRA_CA_CERTS (set on some machines) costs Node 20 about 50 ms a start.
+    const saved = process.env.NODE_EXTRA_CA_CERTS
+    process.env.NODE_EXTRA_CA_CERTS = join(tmpdir(), 'no-such-bundle.pem')
+    try {
+      const run = await runNode(
+        ['-e', 'process.stdout.write(JSON.stringify(Object.keys(process.env).sort()))'],
+        { env: { RG_EXTRA: '1' } }
+      )
+      const keys = JSON.parse(run.stdout) as string[]
+      expect(keys).toContain('PATH')
+      expect(keys).toContain('RG_EXTRA')
+      expect(keys.filter((k) => k.startsWith('NODE_'))).toEqual([])
+      expect(run.stderr).not.toContain('extra certs')
+    } finally {
+      if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS
+      else process.env.NODE_EXTRA_CA_CERTS = saved
+    }
+  })
 })

@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { baseEnv } from '../runner.js'
 
 export interface Stats {
   runs: number
@@ -129,7 +130,10 @@ export interface ProcessRun {
   stderr: string
 }
 
-/** Runs `node <args>` under an RSS probe; wall time from spawn to exit. */
+/**
+ * Runs `node <args>` under an RSS probe; wall time from spawn to exit. The child's
+ * environment is `baseEnv()` plus `options.env`: none of this machine's other variables.
+ */
 export async function runNode(
   args: readonly string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; method?: RssMethod } = {}
@@ -140,7 +144,8 @@ export async function runNode(
     const t0 = performance.now()
     const child = spawn(command!, [...prefix, ...args], {
       cwd: options.cwd,
-      env: { ...(options.env ?? process.env), ...probe.env },
+      // A clean environment, as the runner emulation gives the action (runner.ts baseEnv).
+      env: { ...baseEnv(), ...options.env, ...probe.env },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     const out: Buffer[] = []

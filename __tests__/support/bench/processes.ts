@@ -65,14 +65,13 @@ export async function benchCli(
   name: string,
   label: string,
   pr: BenchPr,
-  options: { runs: number; warmup: number; env?: NodeJS.ProcessEnv }
+  options: { runs: number; warmup: number; env?: Record<string, string> }
 ): Promise<CliResult> {
   const cli = join(root, 'dist', 'cli.js')
   const tmp = mkdtempSync(join(tmpdir(), 'rg-bench-cli-'))
   // The compile cache in a folder of this workload's own: written by the untimed run,
   // used by the rest, as on a developer's machine after the first run.
   const env = {
-    ...process.env,
     RECEIPT_GATE_CACHE_DIR: join(tmp, 'compile-cache'),
     ...options.env
   }
@@ -324,7 +323,7 @@ export async function benchColdStart(
       probe.dispose()
     }
     const c = await runNode([join(root, 'dist', 'cli.js'), '--version'], {
-      env: { ...process.env, RECEIPT_GATE_CACHE_DIR: cache }
+      env: { RECEIPT_GATE_CACHE_DIR: cache }
     })
     if (i >= 0) {
       baseline.push({ wall: b.wallMs, rss: b.peakRssKb })

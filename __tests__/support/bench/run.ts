@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { CORE_WORKLOADS, runCore, type CoreResult, type CoreWorkload } from './core.js'
 import { PR_10, PR_500, buildBenchPr, type BenchPr } from './fixtures.js'
 import { benchNodeVersion, hasGnuTime } from './measure.js'
+import { BASE_ENV_KEYS } from '../runner.js'
 import {
   benchAction,
   benchCli,
@@ -65,6 +66,8 @@ export interface BenchFigures {
     coreRuns: number
     coreWarmup: number
     rssMethod: string
+    /** The variables every measured child starts from, and node's that were held back. */
+    environment: { passed: string[]; heldBack: string[] }
     durationMs: number
   }
   core: CoreResult[]
@@ -154,6 +157,12 @@ export async function runBench(options: BenchOptions): Promise<BenchFigures> {
       rssMethod: hasGnuTime()
         ? 'GNU time -f %M (ru_maxrss of the child)'
         : '--import hook writing process.resourceUsage().maxRSS at exit',
+      environment: {
+        passed: [...BASE_ENV_KEYS].filter((k) => process.env[k] !== undefined),
+        heldBack: Object.keys(process.env)
+          .filter((k) => k.startsWith('NODE_'))
+          .sort()
+      },
       durationMs: 0
     },
     core,
@@ -348,6 +357,7 @@ export function formatTable(f: BenchFigures): string {
   lines.push(
     `Receipt Gate benchmark — ${m.date.slice(0, 19)}Z, commit ${m.commit}, node ${m.node}, ${m.platform}, ${m.cpus} CPUs (${m.cpuModel.trim()})`,
     `processes: median of ${m.runs} runs after ${m.warmup} warm-up; core: ${m.coreRuns} runs after ${m.coreWarmup} warm-up (the 50-generation load: at most 10 after 2); peak RSS by ${m.rssMethod}`,
+    `environment of every measured process: ${m.environment.passed.join(', ')}, and its own${m.environment.heldBack.length > 0 ? ` (held back from this shell: ${m.environment.heldBack.join(', ')})` : ''}`,
     ''
   )
   const row = (cells: string[]) =>
