@@ -21,6 +21,7 @@ import {
 } from '../bench/core.js'
 import { formatCompare, runCompare } from '../bench/compare.js'
 import { benchNode } from '../bench/measure.js'
+import { baseEnv } from '../runner.js'
 import { formatTable, runBench } from '../bench/run.js'
 import { receiptSchemas } from '../../../src/receipts/schema.js'
 import { useSchemaModule } from '../../../src/receipts/schema-source.js'
@@ -89,7 +90,8 @@ if (compare !== undefined) {
           '--core-warmup',
           String(coreWarmup)
         ],
-        { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }
+        // The clean environment of every measured process (../bench/measure.ts runNode).
+        { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: baseEnv() }
       )
       return JSON.parse(stdout) as CoreResult
     },
