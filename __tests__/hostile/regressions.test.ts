@@ -77,8 +77,7 @@ describe('a `length` key where a string or a list belongs (the pipeline fuzz, se
   })
 
   it('in the findings: a string field and each list refused, not thrown', () => {
-    const parse = (value: unknown) =>
-      readJsonBytes(new TextEncoder().encode(JSON.stringify(value)))
+    const parse = (value: Built) => readJsonBytes(jsonBytes(value))
     for (const [key, where] of [
       ['title', 'item'],
       ['rIds', 'item'],
