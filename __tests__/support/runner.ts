@@ -98,21 +98,14 @@ export function inputEnvName(name: string): string {
   return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`
 }
 
+const BASE_ENV_KEYS = ['PATH', 'HOME', 'LANG', 'TZ', 'SYSTEMROOT', 'TMPDIR'] as const
+
 /**
  * What a child starts from, of this process's environment: the variables a runner (or a
  * developer's shell) has everywhere. Nothing else is passed on — in particular none of
  * node's own (NODE_OPTIONS, NODE_EXTRA_CA_CERTS, which this machine sets and which costs
  * Node 20 about 50 ms a start reading the certificates).
  */
-export const BASE_ENV_KEYS = [
-  'PATH',
-  'HOME',
-  'LANG',
-  'TZ',
-  'SYSTEMROOT',
-  'TMPDIR'
-] as const
-
 export function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {}
   for (const k of BASE_ENV_KEYS) {

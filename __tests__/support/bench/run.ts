@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { CORE_WORKLOADS, runCore, type CoreResult, type CoreWorkload } from './core.js'
 import { PR_10, PR_500, buildBenchPr, type BenchPr } from './fixtures.js'
 import { benchNodeVersion, hasGnuTime } from './measure.js'
-import { BASE_ENV_KEYS } from '../runner.js'
+import { baseEnv } from '../runner.js'
 import {
   benchAction,
   benchCli,
@@ -158,7 +158,7 @@ export async function runBench(options: BenchOptions): Promise<BenchFigures> {
         ? 'GNU time -f %M (ru_maxrss of the child)'
         : '--import hook writing process.resourceUsage().maxRSS at exit',
       environment: {
-        passed: [...BASE_ENV_KEYS].filter((k) => process.env[k] !== undefined),
+        passed: Object.keys(baseEnv()),
         heldBack: Object.keys(process.env)
           .filter((k) => k.startsWith('NODE_'))
           .sort()
