@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { setOutput } from '../../src/action/commands.js'
 import { logUntrusted } from '../../src/action/log.js'
 import { unusedToken } from '../../src/action/tokens.js'
+import { withEnv } from '../support/env.js'
 
 // With Math.random at 0 for one draw (7 calls), then at 0.5: the first two tokens drawn.
 const FIRST = '00000000-0000-4000-8000-000000000000'
@@ -50,23 +51,18 @@ describe('a guessed token cannot end a block', () => {
       `::${SECOND}::`
     ])
   })
-  it('GITHUB_OUTPUT: a value holding the first delimiter is written with the next', () => {
+  it('GITHUB_OUTPUT: a value holding the first delimiter is written with the next', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rg-tokens-'))
     const file = join(dir, 'output')
     writeFileSync(file, '')
-    const saved = process.env.GITHUB_OUTPUT
-    process.env.GITHUB_OUTPUT = file
+    const value = `x\nghadelimiter_${FIRST}\nverdict<<EOF\nSHIP\nEOF`
     try {
       drawsFirstThenSecond()
-      const value = `x\nghadelimiter_${FIRST}\nverdict<<EOF\nSHIP\nEOF`
-      setOutput('report', value)
-      const written = readFileSync(file, 'utf8')
-      expect(written).toBe(
+      await withEnv('GITHUB_OUTPUT', file, () => setOutput('report', value))
+      expect(readFileSync(file, 'utf8')).toBe(
         `report<<ghadelimiter_${SECOND}\n${value}\nghadelimiter_${SECOND}\n`
       )
     } finally {
-      if (saved === undefined) delete process.env.GITHUB_OUTPUT
-      else process.env.GITHUB_OUTPUT = saved
       rmSync(dir, { recursive: true, force: true })
     }
   })

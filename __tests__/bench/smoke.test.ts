@@ -15,6 +15,7 @@ import { formatCompare, runCompare } from '../support/bench/compare.js'
 import { CORE_WORKLOADS } from '../support/bench/core.js'
 import { benchNodeVersion, runNode } from '../support/bench/measure.js'
 import { formatTable, runBench, type BenchFigures } from '../support/bench/run.js'
+import { withEnv } from '../support/env.js'
 import { PROJECT_ROOT } from '../support/runner.js'
 
 describe('npm run bench (one run of each workload)', () => {
@@ -123,50 +124,47 @@ describe('npm run bench (one run of each workload)', () => {
       `#!/bin/sh\necho "$*" >> '${log}'\nexec '${process.execPath}' "$@"\n`
     )
     chmodSync(node, 0o755)
-    const saved = process.env.RG_BENCH_NODE
     try {
-      process.env.RG_BENCH_NODE = node
-      const cold = await runBench({
-        root: process.env.RECEIPT_GATE_ROOT ?? PROJECT_ROOT,
-        runs: 1,
-        warmup: 0,
-        coreRuns: 1,
-        coreWarmup: 0,
-        only: ['cold'],
-        log: () => undefined
-      })
+      const cold = await withEnv('RG_BENCH_NODE', node, async () =>
+        runBench({
+          root: process.env.RECEIPT_GATE_ROOT ?? PROJECT_ROOT,
+          runs: 1,
+          warmup: 0,
+          coreRuns: 1,
+          coreWarmup: 0,
+          only: ['cold'],
+          log: () => undefined
+        })
+      )
       expect(cold.meta.node).toBe(process.version)
       expect(cold.coldStart?.action.exitCode).toBe(0)
       const starts = readFileSync(log, 'utf8').trim().split('\n')
       expect(starts).toContain('--version')
       expect(starts.some((line) => line.includes('index.js'))).toBe(true)
       expect(starts.some((line) => line.startsWith('-e'))).toBe(true)
-      process.env.RG_BENCH_NODE = join(dir, 'missing')
-      expect(() => benchNodeVersion()).toThrow(/--node .*missing/)
+      await withEnv('RG_BENCH_NODE', join(dir, 'missing'), () =>
+        expect(() => benchNodeVersion()).toThrow(/--node .*missing/)
+      )
     } finally {
-      if (saved === undefined) delete process.env.RG_BENCH_NODE
-      else process.env.RG_BENCH_NODE = saved
       rmSync(dir, { recursive: true, force: true })
     }
   }, 60_000)
 
   it("measured processes start from a clean environment: none of this shell's NODE_ variables", async () => {
     // NODE_EXTRA_CA_CERTS (set on some machines) costs Node 20 about 50 ms a start.
-    const saved = process.env.NODE_EXTRA_CA_CERTS
-    process.env.NODE_EXTRA_CA_CERTS = join(tmpdir(), 'no-such-bundle.pem')
-    try {
-      const run = await runNode(
-        ['-e', 'process.stdout.write(JSON.stringify(Object.keys(process.env).sort()))'],
-        { env: { RG_EXTRA: '1' } }
-      )
-      const keys = JSON.parse(run.stdout) as string[]
-      expect(keys).toContain('PATH')
-      expect(keys).toContain('RG_EXTRA')
-      expect(keys.filter((k) => k.startsWith('NODE_'))).toEqual([])
-      expect(run.stderr).not.toContain('extra certs')
-    } finally {
-      if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS
-      else process.env.NODE_EXTRA_CA_CERTS = saved
-    }
+    const run = await withEnv(
+      'NODE_EXTRA_CA_CERTS',
+      join(tmpdir(), 'no-such-bundle.pem'),
+      async () =>
+        runNode(
+          ['-e', 'process.stdout.write(JSON.stringify(Object.keys(process.env).sort()))'],
+          { env: { RG_EXTRA: '1' } }
+        )
+    )
+    const keys = JSON.parse(run.stdout) as string[]
+    expect(keys).toContain('PATH')
+    expect(keys).toContain('RG_EXTRA')
+    expect(keys.filter((k) => k.startsWith('NODE_'))).toEqual([])
+    expect(run.stderr).not.toContain('extra certs')
   })
 })

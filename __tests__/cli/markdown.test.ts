@@ -11,6 +11,7 @@ import { writeJobSummary } from '../../src/action/publish.js'
 import type { Report } from '../../src/gate/report.js'
 import { renderSummary, SUMMARY_LIMITS } from '../../src/render/summary.js'
 import { runCli } from '../support/check-cli.js'
+import { withEnv } from '../support/env.js'
 // @ts-expect-error: a plain ES module script shared with `npm run demo`
 import { buildDemoRepo } from '../../scripts/demo-repo.mjs'
 
@@ -42,14 +43,7 @@ describe('check --format markdown', () => {
     // @actions/core keeps the first summary path it sees: one file, emptied each time.
     const file = join(scratch, 'step-summary.md')
     writeFileSync(file, '')
-    const saved = process.env.GITHUB_STEP_SUMMARY
-    process.env.GITHUB_STEP_SUMMARY = file
-    try {
-      await writeJobSummary(report)
-    } finally {
-      if (saved === undefined) delete process.env.GITHUB_STEP_SUMMARY
-      else process.env.GITHUB_STEP_SUMMARY = saved
-    }
+    await withEnv('GITHUB_STEP_SUMMARY', file, async () => writeJobSummary(report))
     expect(readFileSync(file, 'utf8')).toBe(markdown.stdout)
   })
 })
