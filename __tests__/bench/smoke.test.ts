@@ -18,16 +18,21 @@ import { formatTable, runBench, type BenchFigures } from '../support/bench/run.j
 import { withEnv } from '../support/env.js'
 import { PROJECT_ROOT } from '../support/runner.js'
 
+// One run of each workload asked for, on the project's dist/ (RECEIPT_GATE_ROOT: another
+// build of it, as for the bench).
+const ONE_RUN = {
+  root: process.env.RECEIPT_GATE_ROOT ?? PROJECT_ROOT,
+  runs: 1,
+  warmup: 0,
+  coreRuns: 1,
+  coreWarmup: 0
+}
+
 describe('npm run bench (one run of each workload)', () => {
   let figures: BenchFigures
   it('runs every workload', async () => {
     figures = await runBench({
-      // The project's dist/ (RECEIPT_GATE_ROOT: another build of it, as for the bench).
-      root: process.env.RECEIPT_GATE_ROOT ?? PROJECT_ROOT,
-      runs: 1,
-      warmup: 0,
-      coreRuns: 1,
-      coreWarmup: 0,
+      ...ONE_RUN,
       log: (line) =>
         process.env.BENCH_SMOKE_LOG && console.log(`${Date.now() % 100000} ${line}`)
     })
@@ -100,7 +105,7 @@ describe('npm run bench (one run of each workload)', () => {
 
   it('--compare runs each workload on both builds, interleaved', async () => {
     // The build against itself: the table's shape and one sample a side, no figures.
-    const root = process.env.RECEIPT_GATE_ROOT ?? PROJECT_ROOT
+    const { root } = ONE_RUN
     const rows = await runCompare({ root, other: root, runs: 1 })
     expect(rows.map((r) => r.name)).toEqual([
       'cli: check, 10 receipts',
@@ -127,11 +132,7 @@ describe('npm run bench (one run of each workload)', () => {
     try {
       const cold = await withEnv('RG_BENCH_NODE', node, async () =>
         runBench({
-          root: process.env.RECEIPT_GATE_ROOT ?? PROJECT_ROOT,
-          runs: 1,
-          warmup: 0,
-          coreRuns: 1,
-          coreWarmup: 0,
+          ...ONE_RUN,
           only: ['cold'],
           log: () => undefined
         })
