@@ -5,12 +5,13 @@
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { EOL, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeJobSummary } from '../../src/action/publish.js'
 import type { Report } from '../../src/gate/report.js'
 import { renderSummary, SUMMARY_LIMITS } from '../../src/render/summary.js'
 import { runCli } from '../support/check-cli.js'
+import { reportFinding } from '../support/report-builders.js'
 import { withEnv } from '../support/env.js'
 // @ts-expect-error: a plain ES module script shared with `npm run demo`
 import { buildDemoRepo } from '../../scripts/demo-repo.mjs'
@@ -45,5 +46,40 @@ describe('check --format markdown', () => {
     writeFileSync(file, '')
     await withEnv('GITHUB_STEP_SUMMARY', file, async () => writeJobSummary(report))
     expect(readFileSync(file, 'utf8')).toBe(markdown.stdout)
+  })
+
+  it('a summary cut to 1 MiB, with text outside Latin-1, is written byte for byte', async () => {
+    // The job summary is written from the summary's pieces, encoded once: the bytes must
+    // be those of the joined text, astral characters and a lone surrogate included.
+    const json = await runCli([
+      'check',
+      '--repo',
+      demo.root,
+      '--base',
+      'main',
+      '--format',
+      'json'
+    ])
+    const demoReport = JSON.parse(json.stdout) as Report
+    const findings = Array.from({ length: 300 }, (_, i) =>
+      reportFinding({
+        id: `finding-${i}`,
+        ordinal: i + 1,
+        title: `é😀 ${i}`,
+        body: `—😀 ${'x'.repeat(4000)} \ud800 ${i}`
+      })
+    )
+    const report: Report = {
+      ...demoReport,
+      receipts: demoReport.receipts.map((row) => ({ ...row, findings }))
+    }
+    const text = renderSummary(report, SUMMARY_LIMITS.jobSummary)
+    expect(text).toMatch(/not shown: the summary is limited in size/)
+    const file = join(scratch, 'step-summary-large.md')
+    writeFileSync(file, '')
+    await withEnv('GITHUB_STEP_SUMMARY', file, async () => writeJobSummary(report))
+    const written = readFileSync(file)
+    expect(written.equals(Buffer.from(`${text}${EOL}`))).toBe(true)
+    expect(written.length).toBeLessThanOrEqual(SUMMARY_LIMITS.jobSummary + EOL.length)
   })
 })

@@ -195,6 +195,32 @@ describe('summary', () => {
         expect(renderSummary(shared, limit)).toBe(fresh.get(limit))
     }
   })
+  it("holds every finding's details exactly when they fit (their least size is never more than their size)", () => {
+    // Details are made only once the least they can be fits: a bound above their real
+    // size would drop details that fit. Bodies whose bytes escaping does not change, and
+    // bodies it lengthens (controls, mentions, lone surrogates, CRLF); no prose, so the
+    // largest summary is the one with every detail.
+    const bodies = ['x'.repeat(500), `é😀\ud800\r\n@a \u0007 ${'`'.repeat(4)}`, '']
+    const many = Array.from({ length: 30 }, (_, i) =>
+      finding({
+        id: `f${i}`,
+        ordinal: i + 1,
+        body: bodies[i % 3] as string,
+        suggestion: i % 2 === 0 ? (bodies[(i + 1) % 3] as string) : null
+      })
+    )
+    const noProse = report([{ findings: many }]).receipts.map((row) => ({
+      ...row,
+      details: row.details && { ...row.details, prose: '' }
+    }))
+    const full = renderSummary(report(noProse), 1e9)
+    expect(full).toMatch(/<details><summary>details<\/summary>/)
+    expect(full).not.toMatch(/not shown/)
+    expect(renderSummary(report(noProse), Buffer.byteLength(full))).toBe(full)
+    expect(renderSummary(report(noProse), Buffer.byteLength(full) - 1)).toMatch(
+      /not shown/
+    )
+  })
   it('titles say the verdict and the open introduced findings', () => {
     expect(
       renderTitle({

@@ -3,13 +3,18 @@
  * job summary and the JSON report file. Returns what happened; `main.ts` sets outputs.
  */
 import * as core from './commands.js'
-import { writeFileSync } from 'node:fs'
+import { appendFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Report } from '../gate/report.js'
 import { ChecksForbiddenError, publishCheckRun, type Dropped } from '../github/checks.js'
 import type { Octokit } from '../github/client.js'
 import { mdInline } from '../render/markdown-escape.js'
-import { SUMMARY_LIMITS, renderSummary, renderTitle } from '../render/summary.js'
+import {
+  SUMMARY_LIMITS,
+  renderSummary,
+  renderTitle,
+  summaryPieces
+} from '../render/summary.js'
 import { fallbackExplanation, workflowCommand } from './fallback.js'
 import { logUntrusted } from './log.js'
 
@@ -83,14 +88,17 @@ function withDropped(report: Report, dropped: readonly Dropped[]): string {
 /** The job summary (same Markdown, up to 1 MiB); skipped when the runner gives no file. */
 export async function writeJobSummary(report: Report): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return
-  await core.appendSummary(renderSummary(report, SUMMARY_LIMITS.jobSummary))
+  await core.appendSummary(summaryPieces(report, SUMMARY_LIMITS.jobSummary))
 }
 
 /** Writes the JSON report under RUNNER_TEMP (or the OS temp dir); returns its path. */
 export function writeReportFile(report: Report, runId: string): string {
   const dir = process.env.RUNNER_TEMP || process.env.TMPDIR || '/tmp'
   const path = join(dir, `receipt-gate-report-${runId || 'local'}.json`)
-  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`)
+  // The line end written apart: appended to the text, it made a copy of the whole
+  // (a megabyte for 200 findings) before the bytes were made (issue 7).
+  writeFileSync(path, JSON.stringify(report, null, 2))
+  appendFileSync(path, '\n')
   return path
 }
 

@@ -76,28 +76,56 @@ interface Block {
   finding?: true
 }
 
-/** A block with its UTF-8 size, measured once. */
-interface SizedBlock extends Block {
+/**
+ * A block whose text is made only when a summary may hold it: a finding's details.
+ * `atLeast` is the least its size can be (escaping only ever lengthens text).
+ */
+interface LaterBlock {
+  make: () => string
+  atLeast: number
+  priority: number
+}
+
+/** A block with its UTF-8 size: exact once its text is made, until then the least it can be. */
+interface Slot {
+  text?: string
+  make?: () => string
   bytes: number
+  priority: number
+  finding?: true
 }
 
 /**
- * The blocks of each report, built once. Performance (issue 7): the action renders one
+ * The blocks of each report, made once. Performance (issue 7): the action renders one
  * report twice (the check run's 64 KiB, the job summary's 1 MiB), and escaping every
  * finding's text is most of a render; a report is not changed once built.
  */
-const blocksOf = new WeakMap<Report, readonly SizedBlock[]>()
+const slotsOf = new WeakMap<Report, readonly Slot[]>()
 
-function sizedBlocks(report: Report): readonly SizedBlock[] {
-  let blocks = blocksOf.get(report)
-  if (blocks === undefined) {
-    blocks = summaryBlocks(report).map((block) => ({
-      ...block,
-      bytes: byteLength(block.text)
-    }))
-    blocksOf.set(report, blocks)
+function slots(report: Report): readonly Slot[] {
+  let out = slotsOf.get(report)
+  if (out === undefined) {
+    out = summaryBlocks(report).map((block): Slot =>
+      'make' in block
+        ? { make: block.make, bytes: block.atLeast, priority: block.priority }
+        : { ...block, bytes: byteLength(block.text) }
+    )
+    slotsOf.set(report, out)
   }
-  return blocks
+  return out
+}
+
+/** A slot's text, made and measured the first time it is needed. */
+function made(slot: Slot): string {
+  if (slot.text === undefined && slot.make !== undefined) {
+    slot.text = slot.make()
+    slot.bytes = byteLength(slot.text)
+  }
+  return slot.text ?? ''
+}
+
+function totalBytes(slots: readonly Slot[]): number {
+  return slots.reduce((sum, slot) => sum + slot.bytes, 0)
 }
 
 /** Renders the summary within `maxBytes`, cutting whole blocks and saying what was cut. */
@@ -105,19 +133,36 @@ export function renderSummary(
   report: Report,
   maxBytes: number = SUMMARY_LIMITS.checkRun
 ): string {
-  const blocks = sizedBlocks(report)
+  return summaryPieces(report, maxBytes).join('')
+}
+
+/**
+ * The summary `renderSummary` gives, as the pieces it is joined from, in order.
+ *
+ * Performance (issue 7): the job summary's megabyte is written from these, encoded once
+ * into the file's bytes. Joined first, it was a two-megabyte string (two bytes a
+ * character once any text is outside Latin-1, as the icons are) and copied again with the
+ * line end, and on a 2-core runner every megabyte of fresh memory is milliseconds.
+ */
+export function summaryPieces(
+  report: Report,
+  maxBytes: number = SUMMARY_LIMITS.checkRun
+): string[] {
+  const all = slots(report)
   for (let floor = 0; floor <= 3; floor++) {
-    const kept = blocks.filter((block) => block.priority >= floor)
-    const dropped = blocks.filter((block) => block.priority < floor)
-    // The size `join` would give (a newline between blocks, then the note), without
-    // building a text of every block only to find it too long.
-    const size =
-      kept.reduce((sum, block) => sum + block.bytes, 0) +
-      Math.max(0, kept.length - 1) +
-      byteLength(cutNote(dropped))
-    if (size <= maxBytes) return join(kept, dropped)
+    const kept = all.filter((slot) => slot.priority >= floor)
+    const dropped = all.filter((slot) => slot.priority < floor)
+    // The size the pieces add up to (a newline between blocks, then the note), without
+    // building a text of every block only to find it too long. Details not made yet
+    // count at their least: only if that fits are they made and measured (issue 7: the
+    // check run's 64 KiB never holds 200 findings' details, made for nothing before the
+    // check run could be posted; the job summary makes them, while it is on the wire).
+    const rest = Math.max(0, kept.length - 1) + byteLength(cutNote(dropped))
+    if (totalBytes(kept) + rest > maxBytes) continue
+    for (const slot of kept) made(slot)
+    if (totalBytes(kept) + rest <= maxBytes) return pieces(kept, dropped)
   }
-  return hardCut(blocks, maxBytes)
+  return [hardCut(all, maxBytes)]
 }
 
 /**
@@ -125,7 +170,7 @@ export function renderSummary(
  * current finding is an annotation, a summary line, or counted here (SPEC §5). The
  * old note counted "detail blocks" only, so cut finding lines went uncounted.
  */
-function cutNote(dropped: readonly Block[]): string {
+function cutNote(dropped: ReadonlyArray<{ finding?: true }>): string {
   if (dropped.length === 0) return ''
   const findings = dropped.filter((block) => block.finding).length
   const other = dropped.length - findings
@@ -136,17 +181,25 @@ function cutNote(dropped: readonly Block[]): string {
   return `\n\n> **Note:** ${parts.join(' and ')} not shown: the summary is limited in size. The JSON report (output \`report\`) has everything.\n`
 }
 
-function join(blocks: readonly Block[], dropped: readonly Block[]): string {
-  return blocks.map((block) => block.text).join('\n') + cutNote(dropped)
+/** The blocks' texts with a newline between them, then the note on what was cut. */
+function pieces(kept: readonly Slot[], dropped: readonly Slot[]): string[] {
+  const out: string[] = []
+  for (const [i, slot] of kept.entries()) {
+    if (i > 0) out.push('\n')
+    out.push(made(slot))
+  }
+  const note = cutNote(dropped)
+  if (note) out.push(note)
+  return out
 }
 
 /** Even the essential blocks do not fit: keep what fits in order, count the rest. */
-function hardCut(blocks: readonly Block[], maxBytes: number): string {
-  const essential = blocks.filter((block) => block.priority >= 3)
-  const lesser = blocks.filter((block) => block.priority < 3)
+function hardCut(slots: readonly Slot[], maxBytes: number): string {
+  const essential = slots.filter((slot) => slot.priority >= 3)
+  const lesser = slots.filter((slot) => slot.priority < 3)
   let out = ''
   for (let i = 0; i < essential.length; i++) {
-    const next = `${out}${(essential[i] as Block).text}\n`
+    const next = `${out}${made(essential[i] as Slot)}\n`
     const note = cutNote([...essential.slice(i + 1), ...lesser])
     if (byteLength(next) + byteLength(note) > maxBytes)
       return out + cutNote([...essential.slice(i), ...lesser])
@@ -159,7 +212,7 @@ function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8')
 }
 
-function summaryBlocks(report: Report): Block[] {
+function summaryBlocks(report: Report): Array<Block | LaterBlock> {
   return [
     ...headerBlocks(report),
     ...verdictBlocks(report),
@@ -253,21 +306,29 @@ function findingBlocks(
   findings: ReadonlyArray<ReportFinding & { receipt: string }>,
   withBodies: boolean,
   current = true
-): Block[] {
+): Array<Block | LaterBlock> {
   return findings.flatMap((finding) => {
     const line: Block = { text: findingLine(finding, finding.receipt), priority: 2 }
-    const blocks: Block[] = [current ? { ...line, finding: true } : line]
+    const blocks: Array<Block | LaterBlock> = [
+      current ? { ...line, finding: true } : line
+    ]
     if (withBodies) {
-      const detail = finding.suggestion
-        ? `${finding.body}\n\nSuggestion:\n${finding.suggestion}`
-        : finding.body
       blocks.push({
-        text: `\n  <details><summary>details</summary>\n\n${indent(mdFence(detail))}\n\n  </details>\n`,
+        make: () => detailsText(finding),
+        atLeast: byteLength(finding.body) + byteLength(finding.suggestion ?? ''),
         priority: 1
       })
     }
     return blocks
   })
+}
+
+/** A finding's body and suggestion, fenced in a collapsed block. */
+function detailsText(finding: ReportFinding): string {
+  const detail = finding.suggestion
+    ? `${finding.body}\n\nSuggestion:\n${finding.suggestion}`
+    : finding.body
+  return `\n  <details><summary>details</summary>\n\n${indent(mdFence(detail))}\n\n  </details>\n`
 }
 
 function indent(text: string): string {
@@ -277,7 +338,7 @@ function indent(text: string): string {
     .join('\n')
 }
 
-function introducedBlocks(report: Report): Block[] {
+function introducedBlocks(report: Report): Array<Block | LaterBlock> {
   const introduced = currentFindings(report).filter(
     (f) =>
       f.classification === 'introduced' &&
@@ -385,7 +446,7 @@ function anchorBlocks(report: Report): Block[] {
   ]
 }
 
-function otherFindingBlocks(report: Report): Block[] {
+function otherFindingBlocks(report: Report): Array<Block | LaterBlock> {
   const all = currentFindings(report)
   const preExisting = all.filter(
     (f) =>
@@ -396,7 +457,7 @@ function otherFindingBlocks(report: Report): Block[] {
   const stale = report.receipts.flatMap((row) =>
     row.staleFindings.map((f) => ({ ...f, receipt: row.path }))
   )
-  const out: Block[] = []
+  const out: Array<Block | LaterBlock> = []
   if (preExisting.length)
     out.push(
       { text: '\n### Pre-existing findings\n', priority: 2 },
