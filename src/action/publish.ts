@@ -3,7 +3,7 @@
  * job summary and the JSON report file. Returns what happened; `main.ts` sets outputs.
  */
 import * as core from './commands.js'
-import { appendFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Report } from '../gate/report.js'
 import { ChecksForbiddenError, publishCheckRun, type Dropped } from '../github/checks.js'
@@ -95,10 +95,7 @@ export async function writeJobSummary(report: Report): Promise<void> {
 export function writeReportFile(report: Report, runId: string): string {
   const dir = process.env.RUNNER_TEMP || process.env.TMPDIR || '/tmp'
   const path = join(dir, `receipt-gate-report-${runId || 'local'}.json`)
-  // The line end written apart: appended to the text, it made a copy of the whole
-  // (a megabyte for 200 findings) before the bytes were made (issue 7).
-  writeFileSync(path, JSON.stringify(report, null, 2))
-  appendFileSync(path, '\n')
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`)
   return path
 }
 
