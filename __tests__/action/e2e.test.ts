@@ -230,6 +230,22 @@ describe('the action on a pull request', () => {
     expect(result.outputs.conclusion).toBe('success')
     expect(f.fake.checks.runs).toHaveLength(1)
   })
+
+  it('behind a proxy, a request past its deadline times out (octokit gets it as a signal)', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)
+    }))
+    // Every answer to the PR read comes after the deadline (20 s × 0.001, floored at 1 s).
+    f.fake.faults.add({ kind: 'latency', route: 'pulls/get', ms: 1500, times: Infinity })
+    const result = await run(f, {
+      env: { HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9' }
+    })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(
+      /^::error::Receipt Gate: GET \/repos\/\{owner\}\/\{repo\}\/pulls\/\{pull_number\}: request timed out/m
+    )
+    expect(f.fake.checks.runs).toHaveLength(0)
+  })
 })
 
 describe('forks and failing GitHub', () => {

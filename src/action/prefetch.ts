@@ -86,14 +86,13 @@ export async function startEarlyReads(
     const sent = urls.map(
       async (url) =>
         new Promise<void>((onSent) => {
-          const signal = AbortSignal.timeout(attemptTimeoutMs(start.context.timeScale))
           const answer = send(
             transport,
             new URL(url),
             'GET',
             headers,
             undefined,
-            signal,
+            attemptTimeoutMs(start.context.timeScale),
             onSent
           )
           // Settled by whoever takes it; one never taken must not count as unhandled.

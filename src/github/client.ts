@@ -46,12 +46,14 @@ export function createClient(options: ClientOptions): Octokit {
     const idempotent = params.method === 'GET' || params.method === 'HEAD'
     for (let attempt = 0; ; attempt++) {
       try {
-        const signal = AbortSignal.timeout(attemptTimeoutMs(options.timeScale))
         // `request` is the next hook (octokit's auth) already bound to `params`: options
-        // handed to it are ignored. A copy carrying the signal was dropped, so no request
-        // ever timed out (a hung answer held the step until the job's own timeout); the
-        // signal must go on the object the chain holds.
-        params.request = { ...params.request, signal }
+        // handed to it are ignored. A copy carrying the deadline was dropped, so no
+        // request ever timed out (a hung answer held the step until the job's own
+        // timeout); the deadline must go on the object the chain holds.
+        params.request = {
+          ...params.request,
+          timeoutMs: attemptTimeoutMs(options.timeScale)
+        }
         return await request(params)
       } catch (error) {
         const failure = toFailure(error)

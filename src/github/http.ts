@@ -169,7 +169,7 @@ function direct(token: string, baseUrl: string, early?: EarlyReads): RequestFn {
       headers,
       body,
       transport,
-      params.request?.signal,
+      params.request?.timeoutMs,
       first
     )
     if (response.status >= 400) {
@@ -198,7 +198,7 @@ async function exchange(
   headers: Record<string, string>,
   body: string | undefined,
   transport: Transport,
-  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
   first?: Promise<RawAnswer>,
   redirects = 0
 ): Promise<RestResponse> {
@@ -207,7 +207,7 @@ async function exchange(
     status,
     headers: responseHeaders,
     bytes
-  } = await (first ?? send(transport, target, method, headers, body, signal))
+  } = await (first ?? send(transport, target, method, headers, body, timeoutMs))
   const location = responseHeaders.location
   if (
     [301, 302, 303, 307, 308].includes(status) &&
@@ -221,7 +221,7 @@ async function exchange(
       headers,
       undefined,
       transport,
-      signal,
+      timeoutMs,
       undefined,
       redirects + 1
     )
@@ -258,8 +258,14 @@ function viaOctokit(token: string, baseUrl: string): RequestFn {
     octokit ??= import(/* webpackIgnore: true */ './octokit.js').then(
       (module: { getOctokit: typeof getOctokit }) => module.getOctokit(token, { baseUrl })
     )
-    const { method, url, ...rest } = params
-    const response = await (await octokit).request(`${method} ${url}`, rest)
+    const { method, url, request, ...rest } = params
+    // fetch takes its deadline as a signal.
+    const { timeoutMs, ...options } = request ?? {}
+    const signal = timeoutMs === undefined ? options.signal : AbortSignal.timeout(timeoutMs)
+    const response = await (await octokit).request(`${method} ${url}`, {
+      ...rest,
+      request: { ...options, signal }
+    })
     return response as unknown as RestResponse
   }
 }

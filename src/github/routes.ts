@@ -34,7 +34,11 @@ export interface RequestParams {
   method: string
   /** The route's path template (`/repos/{owner}/{repo}/pulls`) or an absolute URL. */
   url: string
-  request?: { signal?: AbortSignal }
+  /**
+   * `timeoutMs`: the attempt's deadline (the retry hook sets it); the direct client times
+   * the exchange itself, the octokit path turns it into a signal for fetch.
+   */
+  request?: { signal?: AbortSignal; timeoutMs?: number }
   [parameter: string]: unknown
 }
 
