@@ -261,8 +261,11 @@ function viaOctokit(token: string, baseUrl: string): RequestFn {
     const { method, url, request, ...rest } = params
     // fetch takes its deadline as a signal.
     const { timeoutMs, ...options } = request ?? {}
-    const signal = timeoutMs === undefined ? options.signal : AbortSignal.timeout(timeoutMs)
-    const response = await (await octokit).request(`${method} ${url}`, {
+    const signal =
+      timeoutMs === undefined ? options.signal : AbortSignal.timeout(timeoutMs)
+    const response = await (
+      await octokit
+    ).request(`${method} ${url}`, {
       ...rest,
       request: { ...options, signal }
     })
