@@ -221,6 +221,17 @@ describe('summary', () => {
       /not shown/
     )
   })
+  it("indents every line of a finding's details under its list item", () => {
+    const text = renderSummary(
+      report([
+        { findings: [finding({ body: 'first\n\nthird', suggestion: 'use\nthis' })] }
+      ]),
+      1e9
+    )
+    expect(text).toContain(
+      '  <details><summary>details</summary>\n\n  ```text\n  first\n  \n  third\n  \n  Suggestion:\n  use\n  this\n  ```\n\n  </details>'
+    )
+  })
   it('titles say the verdict and the open introduced findings', () => {
     expect(
       renderTitle({

@@ -331,11 +331,9 @@ function detailsText(finding: ReportFinding): string {
   return `\n  <details><summary>details</summary>\n\n${indent(mdFence(detail))}\n\n  </details>\n`
 }
 
+/** Every line of `text` two spaces in (one pass: issue 7, 200 findings' details). */
 function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => `  ${line}`)
-    .join('\n')
+  return `  ${text.replace(/\n/g, '\n  ')}`
 }
 
 function introducedBlocks(report: Report): Array<Block | LaterBlock> {
