@@ -9,7 +9,8 @@
  * Older git refuses that option (exit 129): the reader then starts `--batch-check` for
  * sizes and `--batch` for contents, and asks them again what the first one was asked.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
+import { childProcess } from './child-process.js'
 
 /** A git command failed; `message` is git's own first line, fit for one line on stderr. */
 export class GitError extends Error {}
@@ -86,7 +87,7 @@ class Channel {
       early: boolean
     ) => void
   ) {
-    this.child = spawn('git', ['-C', repo, 'cat-file', mode], {
+    this.child = childProcess().spawn('git', ['-C', repo, 'cat-file', mode], {
       env: GIT_ENV,
       stdio: ['pipe', 'pipe', 'pipe']
     })

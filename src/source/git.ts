@@ -6,9 +6,9 @@
  * not an ancestor of the head, and `rev-list` when the history after a review is not a
  * straight line).
  */
-import { execFile } from 'node:child_process'
 import { readFile, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { childProcess } from './child-process.js'
 import { GIT_ENV, GitError, ObjectReader, firstLine, isNotFound } from './git-objects.js'
 import { TreeReader, linearDistance, reachesWithin } from './git-trees.js'
 import {
@@ -51,7 +51,7 @@ export async function git(
   okCodes: readonly number[] = [0]
 ): Promise<{ code: number; stdout: Buffer }> {
   return new Promise((resolve, reject) => {
-    execFile(
+    childProcess().execFile(
       'git',
       ['-C', repo, '-c', 'core.quotepath=off', '--literal-pathspecs', ...args],
       { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, env: GIT_ENV },
