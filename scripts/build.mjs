@@ -2,16 +2,18 @@
 // ncc always names its output index.js, and dist/ holds the entries side by side.
 import { execFileSync } from 'node:child_process'
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   readFileSync,
   readdirSync,
-  renameSync,
   rmSync,
+  statSync,
   writeFileSync
 } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
+import { asciiOnly } from './ascii-only.mjs'
 
 // The action is three bundles (issue 7: load what a run needs, when it needs it):
 // dist/index.js, the light entry that answers an event with nothing to gate;
@@ -75,15 +77,12 @@ for (const entry of ENTRIES) {
       stdio: 'inherit'
     }
   )
-  if (entry.script) {
-    writeFileSync(
-      join('dist', entry.out),
-      asScript(readFileSync(join(tmp, 'index.js'), 'utf8'))
-    )
-    rmSync(join(tmp, 'index.js'))
-  } else {
-    renameSync(join(tmp, 'index.js'), join('dist', entry.out))
-  }
+  // Every bundle ASCII only (scripts/ascii-only.mjs: read and compiled as one-byte text).
+  const code = asciiOnly(readFileSync(join(tmp, 'index.js'), 'utf8'))
+  writeFileSync(join('dist', entry.out), entry.script ? asScript(code) : code)
+  // ncc's mode kept (dist/cli.js, with its #!, is executable).
+  chmodSync(join('dist', entry.out), statSync(join(tmp, 'index.js')).mode)
+  rmSync(join(tmp, 'index.js'))
   if (existsSync(join(tmp, 'licenses.txt')))
     licenses.push(readFileSync(join(tmp, 'licenses.txt'), 'utf8'))
   for (const extra of readdirSync(tmp)) {
