@@ -312,6 +312,51 @@ describe('the GitHub client', () => {
   })
 })
 
+describe('the GitHub client, redirected', () => {
+  // A renamed repository answers reads with 301 to its new name; each hop here takes
+  // 400 ms and the last answers 200.
+  let server: Server
+  let url: string
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const hop = Number(/\/hop\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0)
+      setTimeout(() => {
+        if (hop < 3) {
+          res.writeHead(301, { location: `/repos/a/b/hop/${hop + 1}` })
+          res.end()
+        } else {
+          res.writeHead(200, { 'content-type': 'application/json' })
+          res.end('{"number":1}')
+        }
+      }, 400)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('follows a read to where it moved', async () => {
+    const octokit = createClient({ token: 't', baseUrl: url, timeScale: 1 })
+    const { data } = await octokit.request('GET /repos/a/b/hop/0')
+    expect(data).toEqual({ number: 1 })
+  })
+
+  it('keeps one deadline for an attempt, its redirects included', async () => {
+    // Four hops of 400 ms against the deadline's floor, 1 s: each hop alone is in time,
+    // the attempt is not (a deadline per hop let a redirect chain run past it).
+    const octokit = createClient({ token: 't', baseUrl: url, timeScale: 0.001 })
+    const error = await octokit.request('GET /repos/a/b/hop/0').then(
+      () => null,
+      (e: unknown) => e
+    )
+    expect(error).toBeInstanceOf(GitHubError)
+    expect((error as Error).message).toMatch(/request timed out/)
+  })
+})
+
 describe('a write that lands after its timeout is not sent twice', () => {
   let repo: GitRepo
   let fake: FakeGitHub

@@ -203,6 +203,7 @@ async function exchange(
   redirects = 0
 ): Promise<RestResponse> {
   const target = new URL(url)
+  const begun = performance.now()
   const {
     status,
     headers: responseHeaders,
@@ -221,7 +222,10 @@ async function exchange(
       headers,
       undefined,
       transport,
-      timeoutMs,
+      // One deadline for the attempt, redirects included.
+      timeoutMs === undefined
+        ? undefined
+        : Math.max(0, timeoutMs - (performance.now() - begun)),
       undefined,
       redirects + 1
     )
