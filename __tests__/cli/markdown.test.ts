@@ -31,9 +31,21 @@ const CASES: Array<[string, string[]]> = [
   ['a required type missing', ['--require', 'impl_review,plan_review']]
 ]
 
+/** `check` on the demo repository against `main`. */
+const CHECK_DEMO = ['check', '--repo', demo.root, '--base', 'main']
+
+/** The bytes `writeJobSummary` writes for `report` (to a fresh GITHUB_STEP_SUMMARY). */
+async function jobSummaryBytes(report: Report): Promise<Buffer> {
+  // @actions/core keeps the first summary path it sees: one file, emptied each time.
+  const file = join(scratch, 'step-summary.md')
+  writeFileSync(file, '')
+  await withEnv('GITHUB_STEP_SUMMARY', file, async () => writeJobSummary(report))
+  return readFileSync(file)
+}
+
 describe('check --format markdown', () => {
   it.each(CASES)('%s', async (_what, flags) => {
-    const base = ['check', '--repo', demo.root, '--base', 'main', ...flags]
+    const base = [...CHECK_DEMO, ...flags]
     const json = await runCli([...base, '--format', 'json'])
     const markdown = await runCli([...base, '--format', 'markdown'])
     expect(markdown.stderr).toBe('')
@@ -41,25 +53,13 @@ describe('check --format markdown', () => {
     const report = JSON.parse(json.stdout) as Report
     expect(markdown.stdout).toBe(`${renderSummary(report, SUMMARY_LIMITS.jobSummary)}\n`)
 
-    // @actions/core keeps the first summary path it sees: one file, emptied each time.
-    const file = join(scratch, 'step-summary.md')
-    writeFileSync(file, '')
-    await withEnv('GITHUB_STEP_SUMMARY', file, async () => writeJobSummary(report))
-    expect(readFileSync(file, 'utf8')).toBe(markdown.stdout)
+    expect((await jobSummaryBytes(report)).toString('utf8')).toBe(markdown.stdout)
   })
 
   it('a summary cut to 1 MiB, with text outside Latin-1, is written byte for byte', async () => {
     // The job summary is written from the summary's pieces, encoded once: the bytes must
     // be those of the joined text, astral characters and a lone surrogate included.
-    const json = await runCli([
-      'check',
-      '--repo',
-      demo.root,
-      '--base',
-      'main',
-      '--format',
-      'json'
-    ])
+    const json = await runCli([...CHECK_DEMO, '--format', 'json'])
     const demoReport = JSON.parse(json.stdout) as Report
     const findings = Array.from({ length: 300 }, (_, i) =>
       reportFinding({
@@ -75,10 +75,7 @@ describe('check --format markdown', () => {
     }
     const text = renderSummary(report, SUMMARY_LIMITS.jobSummary)
     expect(text).toMatch(/not shown: the summary is limited in size/)
-    const file = join(scratch, 'step-summary-large.md')
-    writeFileSync(file, '')
-    await withEnv('GITHUB_STEP_SUMMARY', file, async () => writeJobSummary(report))
-    const written = readFileSync(file)
+    const written = await jobSummaryBytes(report)
     expect(written.equals(Buffer.from(`${text}${EOL}`))).toBe(true)
     expect(written.length).toBeLessThanOrEqual(SUMMARY_LIMITS.jobSummary + EOL.length)
   })

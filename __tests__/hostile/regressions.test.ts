@@ -3,7 +3,7 @@
  * matrix found (issue 6), each pinned at the smallest level that shows it.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { createServer, type Server } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { logUntrusted } from '../../src/action/log.js'
 import { buildAnnotations } from '../../src/gate/annotations.js'
@@ -277,16 +277,15 @@ describe('nothing lost when the summary is cut at 65535 bytes', () => {
   })
 })
 
-describe('the GitHub client', () => {
+/**
+ * A local HTTP server for the tests of one describe block, started before them and closed
+ * after; `url()` is its base URL.
+ */
+function localServer(handler: RequestListener): { url: () => string } {
   let server: Server
-  let url: string
+  let url = ''
   beforeAll(async () => {
-    server = createServer((_req, res) => {
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' })
-        res.end('{"number":1}')
-      }, 1500)
-    })
+    server = createServer(handler)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   })
@@ -294,11 +293,21 @@ describe('the GitHub client', () => {
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))
   })
+  return { url: () => url }
+}
+
+describe('the GitHub client', () => {
+  const server = localServer((_req, res) => {
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end('{"number":1}')
+    }, 1500)
+  })
 
   it('times a request out (the timeout signal used to be dropped by the hook chain)', async () => {
     // The timeout's floor, 1 s, against an answer that takes 1.5 s; a write is not
     // retried after a timeout, so one attempt shows it.
-    const octokit = createClient({ token: 't', baseUrl: url, timeScale: 0.001 })
+    const octokit = createClient({ token: 't', baseUrl: server.url(), timeScale: 0.001 })
     const started = Date.now()
     const error = await octokit.rest.checks
       .create({ owner: 'a', repo: 'b', name: 'n', head_sha: 'abc' })
@@ -315,31 +324,21 @@ describe('the GitHub client', () => {
 describe('the GitHub client, redirected', () => {
   // A renamed repository answers reads with 301 to its new name; each hop here takes
   // 400 ms and the last answers 200.
-  let server: Server
-  let url: string
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      const hop = Number(/\/hop\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0)
-      setTimeout(() => {
-        if (hop < 3) {
-          res.writeHead(301, { location: `/repos/a/b/hop/${hop + 1}` })
-          res.end()
-        } else {
-          res.writeHead(200, { 'content-type': 'application/json' })
-          res.end('{"number":1}')
-        }
-      }, 400)
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  })
-  afterAll(async () => {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
+  const server = localServer((req, res) => {
+    const hop = Number(/\/hop\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0)
+    setTimeout(() => {
+      if (hop < 3) {
+        res.writeHead(301, { location: `/repos/a/b/hop/${hop + 1}` })
+        res.end()
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end('{"number":1}')
+      }
+    }, 400)
   })
 
   it('follows a read to where it moved', async () => {
-    const octokit = createClient({ token: 't', baseUrl: url, timeScale: 1 })
+    const octokit = createClient({ token: 't', baseUrl: server.url(), timeScale: 1 })
     const { data } = await octokit.request('GET /repos/a/b/hop/0')
     expect(data).toEqual({ number: 1 })
   })
@@ -347,7 +346,7 @@ describe('the GitHub client, redirected', () => {
   it('keeps one deadline for an attempt, its redirects included', async () => {
     // Four hops of 400 ms against the deadline's floor, 1 s: each hop alone is in time,
     // the attempt is not (a deadline per hop let a redirect chain run past it).
-    const octokit = createClient({ token: 't', baseUrl: url, timeScale: 0.001 })
+    const octokit = createClient({ token: 't', baseUrl: server.url(), timeScale: 0.001 })
     const error = await octokit.request('GET /repos/a/b/hop/0').then(
       () => null,
       (e: unknown) => e
