@@ -46,11 +46,11 @@ export function setOutput(name: string, value: string): void {
 
 /**
  * `core.summary.addRaw(markdown, true).write()`: appends to the job summary file. The
- * Markdown may come as the pieces it is made of: they are encoded once, into the bytes
- * written (issue 7: a joined megabyte of Markdown is a two-megabyte string, then a copy
- * with the line end, then its bytes).
+ * Markdown comes as the pieces it is made of, encoded once into the bytes written
+ * (issue 7: a joined megabyte of Markdown is a two-megabyte string, then a copy with the
+ * line end, then its bytes).
  */
-export async function appendSummary(markdown: string | readonly string[]): Promise<void> {
+export async function appendSummary(pieces: readonly string[]): Promise<void> {
   const file = process.env.GITHUB_STEP_SUMMARY
   if (!file)
     throw new Error(
@@ -63,7 +63,6 @@ export async function appendSummary(markdown: string | readonly string[]): Promi
       `Unable to access summary file: '${file}'. Check if the file has correct read/write permissions.`
     )
   }
-  const pieces = typeof markdown === 'string' ? [markdown] : markdown
   await fs.appendFile(file, utf8([...pieces, EOL]))
 }
 
