@@ -14,13 +14,9 @@ export function asciiOnly(code, { module = true } = {}) {
   if (!NON_ASCII.test(code)) return code
   const sourceType = module ? 'module' : 'script'
   refuseRawTemplates(acorn.parse(code, { ecmaVersion: 'latest', sourceType }))
+  // The tokens and comments that hold such a character, in the order they stand.
   const comments = []
-  let out = ''
-  let last = 0
-  const replace = (start, end) => {
-    out += code.slice(last, start) + escapeText(code.slice(start, end))
-    last = end
-  }
+  const ranges = []
   for (const token of acorn.tokenizer(code, {
     ecmaVersion: 'latest',
     sourceType,
@@ -30,15 +26,17 @@ export function asciiOnly(code, { module = true } = {}) {
     const kind = token.type.label
     if (kind !== 'string' && kind !== 'template' && kind !== 'regexp')
       throw new Error(`ascii-only: a character outside ASCII in a ${kind} token`)
-    // Comments come before the token that follows them: replaced in order.
-    for (const comment of comments.splice(0))
-      if (NON_ASCII.test(code.slice(comment.start, comment.end)))
-        replace(comment.start, comment.end)
-    replace(token.start, token.end)
+    ranges.push(token)
   }
   for (const comment of comments)
-    if (NON_ASCII.test(code.slice(comment.start, comment.end)))
-      replace(comment.start, comment.end)
+    if (NON_ASCII.test(code.slice(comment.start, comment.end))) ranges.push(comment)
+  ranges.sort((a, b) => a.start - b.start)
+  let out = ''
+  let last = 0
+  for (const { start, end } of ranges) {
+    out += code.slice(last, start) + escapeText(code.slice(start, end))
+    last = end
+  }
   out += code.slice(last)
   if (NON_ASCII.test(out))
     throw new Error('ascii-only: a character outside ASCII is left')
