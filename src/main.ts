@@ -114,17 +114,21 @@ async function finish(
 ): Promise<void> {
   logReport(report)
   // The job summary and the JSON report need nothing from the check run: they are
-  // rendered and written while its writes are on the wire (issue 7). Each in a macrotask,
-  // not a microtask: a microtask would run before the create's bytes reach the socket and
-  // hold them back for the whole rendering (30–40 ms of a run on a 2-core runner); and an
-  // answer that came in during the report is handled, its next batch sent, before the
-  // summary is rendered.
+  // rendered and written while its writes are on the wire (issue 7). In macrotasks, not
+  // microtasks: a microtask would run before the create's bytes reach the socket and
+  // hold them back for the whole rendering (30–40 ms of a run on a 2-core runner); and
+  // between each buffer written, an answer that came in is handled and its next batch
+  // sent.
   const [published, reportPath] = await Promise.all([
     publishReport(report, to),
     nextMacrotask().then(async () => {
-      const path = writeReportFile(report, `${context.runId}-${context.runAttempt}`)
+      const path = await writeReportFile(
+        report,
+        `${context.runId}-${context.runAttempt}`,
+        nextMacrotask
+      )
       await nextMacrotask()
-      await writeJobSummary(report)
+      await writeJobSummary(report, nextMacrotask)
       return path
     })
   ])

@@ -80,8 +80,11 @@ describe('the action on a pull request', () => {
     })
     expect(result.outputs['check-run-url']).toMatch(/^https:\/\//)
     expect(result.summary).toContain('### 1. Verdict')
-    const report = JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8'))
+    const reportText = readFileSync(result.outputs.report ?? '', 'utf8')
+    const report = JSON.parse(reportText)
     expect(report).toMatchObject({ conclusion: 'success', head })
+    // Written in pieces (issue 7), read as `check --format json` prints it.
+    expect(reportText).toBe(`${JSON.stringify(report, null, 2)}\n`)
     expect(result.stdout).toContain('::stop-commands::')
   })
 

@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, promises as fs, constants } from 'node:fs'
 import { EOL } from 'node:os'
 import { escapeData } from './fallback.js'
 import { unusedToken } from './tokens.js'
+import { writePieces } from './write-pieces.js'
 
 /** `core.info`: one log line. */
 export function info(message: string): void {
@@ -46,11 +47,14 @@ export function setOutput(name: string, value: string): void {
 
 /**
  * `core.summary.addRaw(markdown, true).write()`: appends to the job summary file. The
- * Markdown comes as the pieces it is made of, encoded once into the bytes written
- * (issue 7: a joined megabyte of Markdown is a two-megabyte string, then a copy with the
- * line end, then its bytes).
+ * Markdown comes as the pieces it is made of, encoded through one reused buffer (issue 7:
+ * a joined megabyte of Markdown is a two-megabyte string, then a copy with the line end,
+ * then its bytes); `pause` is awaited between the buffers written.
  */
-export async function appendSummary(pieces: readonly string[]): Promise<void> {
+export async function appendSummary(
+  pieces: readonly string[],
+  pause?: () => Promise<void>
+): Promise<void> {
   const file = process.env.GITHUB_STEP_SUMMARY
   if (!file)
     throw new Error(
@@ -63,15 +67,5 @@ export async function appendSummary(pieces: readonly string[]): Promise<void> {
       `Unable to access summary file: '${file}'. Check if the file has correct read/write permissions.`
     )
   }
-  await fs.appendFile(file, utf8([...pieces, EOL]))
-}
-
-/** The UTF-8 bytes of the pieces, one after another, in one buffer. */
-function utf8(pieces: readonly string[]): Buffer {
-  let size = 0
-  for (const piece of pieces) size += Buffer.byteLength(piece, 'utf8')
-  const bytes = Buffer.allocUnsafe(size)
-  let at = 0
-  for (const piece of pieces) at += bytes.write(piece, at, 'utf8')
-  return bytes
+  await writePieces(file, [...pieces, EOL], { flags: 'a', pause })
 }

@@ -3,11 +3,11 @@
  * job summary and the JSON report file. Returns what happened; `main.ts` sets outputs.
  */
 import * as core from './commands.js'
-import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Report } from '../gate/report.js'
 import { ChecksForbiddenError, publishCheckRun, type Dropped } from '../github/checks.js'
 import type { Octokit } from '../github/client.js'
+import { prettyJsonPieces } from '../render/json-pieces.js'
 import { mdInline } from '../render/markdown-escape.js'
 import {
   SUMMARY_LIMITS,
@@ -17,6 +17,7 @@ import {
 } from '../render/summary.js'
 import { fallbackExplanation, workflowCommand } from './fallback.js'
 import { logUntrusted } from './log.js'
+import { writePieces } from './write-pieces.js'
 
 export interface PublishTarget {
   octokit: Octokit
@@ -85,17 +86,30 @@ function withDropped(report: Report, dropped: readonly Dropped[]): string {
   return renderSummary(report, SUMMARY_LIMITS.checkRun - Buffer.byteLength(note)) + note
 }
 
-/** The job summary (same Markdown, up to 1 MiB); skipped when the runner gives no file. */
-export async function writeJobSummary(report: Report): Promise<void> {
+/**
+ * The job summary (same Markdown, up to 1 MiB); skipped when the runner gives no file.
+ * `pause` is awaited between the buffers written (see `writePieces`).
+ */
+export async function writeJobSummary(
+  report: Report,
+  pause?: () => Promise<void>
+): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return
-  await core.appendSummary(summaryPieces(report, SUMMARY_LIMITS.jobSummary))
+  await core.appendSummary(summaryPieces(report, SUMMARY_LIMITS.jobSummary), pause)
 }
 
-/** Writes the JSON report under RUNNER_TEMP (or the OS temp dir); returns its path. */
-export function writeReportFile(report: Report, runId: string): string {
+/**
+ * Writes the JSON report under RUNNER_TEMP (or the OS temp dir); returns its path. The
+ * text is `JSON.stringify(report, null, 2)` and a line end, written in pieces (issue 7).
+ */
+export async function writeReportFile(
+  report: Report,
+  runId: string,
+  pause?: () => Promise<void>
+): Promise<string> {
   const dir = process.env.RUNNER_TEMP || process.env.TMPDIR || '/tmp'
   const path = join(dir, `receipt-gate-report-${runId || 'local'}.json`)
-  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`)
+  await writePieces(path, prettyJsonPieces(report), { flags: 'w', pause })
   return path
 }
 
