@@ -47,7 +47,7 @@ export async function send(
   target: URL,
   method: string,
   headers: Record<string, string>,
-  body: string | undefined,
+  body: Uint8Array | undefined,
   timeoutMs: number | undefined,
   onSent?: () => void
 ): Promise<RawAnswer> {
