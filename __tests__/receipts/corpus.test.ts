@@ -170,3 +170,35 @@ describe('currentness (current.json, per receipt)', () => {
     }
   })
 })
+
+describe('loadGenerations keeps what selection and the report read', () => {
+  it('with a latest receipt: history generations keep their container, not their receipt', () => {
+    const loaded = loadFromDisk(
+      corpusPath('corpus/generated/valid/chain-impl-codex/impl-fn-7-receipt-gate.2.json')
+    )
+    if (!loaded.ok) throw new Error(loaded.reason)
+    const history = loaded.generations.filter((g) => g.source === 'history')
+    expect(history.length).toBeGreaterThan(0)
+    for (const generation of history) {
+      expect(generation.receipt).toBeNull()
+      expect(generation.findings?.items.length).toBeGreaterThan(0)
+    }
+    const latest = loaded.generations.at(-1)
+    expect(latest?.source).toBe('latest')
+    expect(latest?.receipt).not.toBeNull()
+  })
+
+  it('an orphaned history keeps every receipt: its envelope comes from one of them', () => {
+    const loaded = loadFromDisk(
+      corpusPath(
+        'corpus/generated/currentness/orphan-history/impl-fn-7-receipt-gate.2.json'
+      )
+    )
+    if (!loaded.ok) throw new Error(loaded.reason)
+    expect(loaded.generations.length).toBeGreaterThan(0)
+    for (const generation of loaded.generations) {
+      expect(generation.source).toBe('history')
+      expect(generation.receipt).not.toBeNull()
+    }
+  })
+})

@@ -517,11 +517,13 @@ function orphanEnvelope(
   const generation =
     item.generations.find((g) => g.findings === tip) ??
     item.generations[item.generations.length - 1]
-  if (!generation) return {}
-  const envelope = checkEnvelope(generation.receipt, item.plan.path)
+  // An orphaned history keeps every generation's receipt (see `Generation`).
+  const receipt = generation?.receipt
+  if (!receipt) return {}
+  const envelope = checkEnvelope(receipt, item.plan.path)
   const fields: Partial<ReceiptRow> = {
     structured: 'valid',
-    details: receiptDetails(generation.receipt)
+    details: receiptDetails(receipt)
   }
   if (envelope.ok)
     return {
@@ -532,8 +534,8 @@ function orphanEnvelope(
       verdict: envelope.envelope.verdict
     }
   const text = (key: string): string | null =>
-    isJsonObject(generation.receipt) && typeof own(generation.receipt, key) === 'string'
-      ? (own(generation.receipt, key) as string)
+    isJsonObject(receipt) && typeof own(receipt, key) === 'string'
+      ? (own(receipt, key) as string)
       : null
   return { ...fields, type: text('type'), id: text('id'), mode: text('mode') }
 }

@@ -29,7 +29,12 @@ export interface HistoryFile {
 export interface Generation {
   source: 'latest' | 'history'
   name: string
-  receipt: JsonObject
+  /**
+   * The whole receipt; null for a history generation when the latest receipt loaded:
+   * its envelope is then the latest's, and nothing reads this one's again (issue 7: kept,
+   * the parsed history files of every receipt stayed in memory until the gate ended).
+   */
+  receipt: JsonObject | null
   findings: FindingsContainer | null
 }
 
@@ -55,10 +60,16 @@ export function loadGenerations(
   for (const file of [...history].sort((a, b) => comparePython(a.name, b.name))) {
     const loaded = loadHistoryFile(file)
     if (!loaded.ok) return loaded
-    const fileScope = scopeOf(loaded.generation.receipt)
+    const fileScope = scopeOf(loaded.receipt)
     if (scope === null) scope = fileScope
-    if (pyEqual(fileScope, scope)) generations.push(loaded.generation)
-    else if (latest === null) {
+    if (pyEqual(fileScope, scope)) {
+      generations.push({
+        source: 'history',
+        name: file.name,
+        receipt: latest ? null : loaded.receipt,
+        findings: loaded.findings
+      })
+    } else if (latest === null) {
       return {
         ok: false,
         reason: `history ${file.name} belongs to another receipt (type, id, mode differ)`
@@ -79,7 +90,9 @@ export function loadGenerations(
 
 function loadHistoryFile(
   file: HistoryFile
-): { ok: true; generation: Generation } | { ok: false; reason: string } {
+):
+  | { ok: true; receipt: JsonObject; findings: FindingsContainer }
+  | { ok: false; reason: string } {
   const fail = (why: string): { ok: false; reason: string } => ({
     ok: false,
     reason: `history ${file.name}: ${why}`
@@ -95,15 +108,7 @@ function loadHistoryFile(
   const expected = expectedHistoryName(findings.value)
   if (expected !== file.name)
     return fail(`must be named ${expected ?? 'sha256(sourceReceiptId).json'}`)
-  return {
-    ok: true,
-    generation: {
-      source: 'history',
-      name: file.name,
-      receipt: read.value,
-      findings: findings.value
-    }
-  }
+  return { ok: true, receipt: read.value, findings: findings.value }
 }
 
 /** The (type, id, mode) scope of a receipt: generations of other scopes are not its lineage. */
