@@ -5,7 +5,7 @@
  */
 // The toolkit's commands, without the toolkit (issue 7: it loads undici at import).
 import * as core from './action/commands.js'
-import type { ActionInputs } from './action/inputs.js'
+import { maskToken, type ActionInputs } from './action/inputs.js'
 import type { RunContext } from './action/context.js'
 import { emptyOutputs, reportOutputs, type Outputs } from './action/outputs.js'
 import {
@@ -36,6 +36,8 @@ export async function run(
 ): Promise<void> {
   try {
     const { inputs, context, route } = start ?? readStart()
+    // Before any output; the light entry has sent its early reads by now (see maskToken).
+    maskToken(inputs)
     if (route.kind === 'nothing') {
       core.info(`Receipt Gate: nothing to gate (${route.why}).`)
       return setOutputs(emptyOutputs('neutral'))

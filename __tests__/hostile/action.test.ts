@@ -123,6 +123,9 @@ describe('the hostile corpus through dist/index.js and the API', () => {
     const stored = fake.checks.runs[0]!
     expect(stored).toMatchObject({ status: 'completed', conclusion: 'failure' })
     expect(logProblems(result.stdout, { token: TOKEN, markers: MARKERS })).toEqual([])
+    // The token is masked before the run writes anything else (the mask now waits for
+    // the early reads to be sent: issue 7).
+    expect(result.stdout.split(/\r?\n/)[0]).toBe(`::add-mask::${TOKEN}`)
     for (const markdown of [stored.output.summary ?? '', result.summary])
       expect(
         markdownProblems(markdown, {

@@ -67,7 +67,6 @@ export function readInputs(): ActionInputs {
     )
   }
   const token = raw('token') ?? ''
-  if (token !== '') maskSecret(token)
   return {
     token,
     checkName: (raw('check-name') ?? '').trim() || 'Review receipts',
@@ -77,7 +76,13 @@ export function readInputs(): ActionInputs {
   }
 }
 
-/** `core.setSecret`: the `add-mask` workflow command, escaped as the toolkit escapes it. */
-function maskSecret(secret: string): void {
-  process.stdout.write(`::add-mask::${escapeData(secret)}${EOL}`)
+/**
+ * `core.setSecret` for the token: the `add-mask` workflow command, escaped as the toolkit
+ * escapes it. Written before the run's first line of output, not when the inputs are
+ * read (issue 7): the first write to stdout sets the stream up (5 ms of a cold start on
+ * a 2-core runner, 1.5 once the HTTP client is loaded), and the early reads go out first.
+ */
+export function maskToken(inputs: ActionInputs): void {
+  if (inputs.token !== '')
+    process.stdout.write(`::add-mask::${escapeData(inputs.token)}${EOL}`)
 }

@@ -11,10 +11,13 @@
 import { info, setOutput } from './commands.js'
 import { readRunContext, type RunContext } from './context.js'
 import { routeEvent, type EventRoute } from './event.js'
-import { readInputs, type ActionInputs } from './inputs.js'
+import { maskToken, readInputs, type ActionInputs } from './inputs.js'
 import { emptyOutputs } from './outputs.js'
 
-/** What a run starts from: its inputs (the token masked), its environment, its route. */
+/**
+ * What a run starts from: its inputs, its environment, its route. The token is not
+ * masked yet: whoever writes the run's first output masks it first (`maskToken`).
+ */
 export interface RunStart {
   inputs: ActionInputs
   context: RunContext
@@ -42,6 +45,7 @@ export function lightStart(
     const start = readStart(env)
     const { route } = start
     if (route.kind !== 'nothing') return start
+    maskToken(start.inputs)
     info(`Receipt Gate: nothing to gate (${route.why}).`)
     for (const [name, value] of Object.entries(emptyOutputs('neutral')))
       setOutput(name, value)
