@@ -110,12 +110,24 @@ describe('npm run bench (one run of each workload)', () => {
     expect(rows.map((r) => r.name)).toEqual([
       'cli: check, 10 receipts',
       'action: API source',
-      'action: git workspace'
+      'action: API source, to create',
+      'action: API source, create → exit',
+      'action: git workspace',
+      'action: git workspace, to create',
+      'action: git workspace, create → exit'
     ])
     for (const r of rows) {
       expect([r.a.runs, r.b.runs, r.diff.runs]).toEqual([1, 1, 1])
       expect(r.diff.median).toBeCloseTo(r.b.median - r.a.median, 6)
     }
+    // The two phases of a run add up to its wall time, on each build.
+    const [wall, toCreate, toExit] = rows.slice(1, 4)
+    for (const side of ['a', 'b'] as const)
+      expect(toCreate![side].median + toExit![side].median).toBeCloseTo(
+        wall![side].median,
+        6
+      )
+    expect(toCreate!.a.median).toBeGreaterThan(0)
     expect(formatCompare(rows, 'other')).toContain('B − A per round')
   }, 120_000)
 

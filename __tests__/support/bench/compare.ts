@@ -30,7 +30,19 @@ export interface CompareRow {
   diff: Stats
 }
 
-type Workload = (root: string) => Promise<number>
+/** One run of a workload on a build: its wall time, or named figures (ms) of which `wall` is one. */
+type Workload = (root: string) => Promise<number | Record<string, number>>
+
+/** The action's wall and its two phases (see `ActionResult.phases`). */
+function actionFigures(
+  result: Awaited<ReturnType<typeof benchAction>>
+): Record<string, number> {
+  return {
+    '': result.wallMs.median,
+    ', to create': result.phases.toCreateMs.median,
+    ', create → exit': result.phases.createToExitMs.median
+  }
+}
 
 /** Runs the workloads round by round on both builds; returns wall times (ms). */
 export async function runCompare(options: CompareOptions): Promise<CompareRow[]> {
@@ -54,14 +66,16 @@ export async function runCompare(options: CompareOptions): Promise<CompareRow[]>
         [
           'action: API source',
           async (root) =>
-            (await benchAction(root, 'action-api', '', pr, fake, 'api', once)).wallMs
-              .median
+            actionFigures(
+              await benchAction(root, 'action-api', '', pr, fake, 'api', once)
+            )
         ],
         [
           'action: git workspace',
           async (root) =>
-            (await benchAction(root, 'action-git', '', pr, fake, 'git', once)).wallMs
-              .median
+            actionFigures(
+              await benchAction(root, 'action-git', '', pr, fake, 'git', once)
+            )
         ]
       )
     if (want('cli-500')) {
@@ -77,23 +91,30 @@ export async function runCompare(options: CompareOptions): Promise<CompareRow[]>
       log(name)
       await workload(options.other) // warm-up of both (disk cache, compile cache)
       await workload(options.root)
-      const a: number[] = []
-      const b: number[] = []
+      const a: Record<string, number>[] = []
+      const b: Record<string, number>[] = []
+      const figures = async (root: string) => {
+        const result = await workload(root)
+        return typeof result === 'number' ? { '': result } : result
+      }
       for (let round = 0; round < options.runs; round++) {
         if (round % 2 === 0) {
-          a.push(await workload(options.other))
-          b.push(await workload(options.root))
+          a.push(await figures(options.other))
+          b.push(await figures(options.root))
         } else {
-          b.push(await workload(options.root))
-          a.push(await workload(options.other))
+          b.push(await figures(options.root))
+          a.push(await figures(options.other))
         }
       }
-      rows.push({
-        name,
-        a: stats(a),
-        b: stats(b),
-        diff: stats(b.map((x, i) => x - a[i]!))
-      })
+      for (const figure of Object.keys(a[0] ?? {})) {
+        const of = (runs: Record<string, number>[]) => runs.map((run) => run[figure]!)
+        rows.push({
+          name: `${name}${figure}`,
+          a: stats(of(a)),
+          b: stats(of(b)),
+          diff: stats(of(b).map((x, i) => x - of(a)[i]!))
+        })
+      }
     }
     return rows
   } finally {
@@ -109,10 +130,10 @@ export function formatCompare(rows: readonly CompareRow[], other: string): strin
   return [
     `A = ${other}, B = this build: wall ms, median (IQR) of ${rows[0]?.a.runs ?? 0} interleaved rounds`,
     '',
-    `${'workload'.padEnd(26)}${'A'.padStart(12)}${'B'.padStart(12)}   B − A per round, median (IQR)`,
+    `${'workload'.padEnd(40)}${'A'.padStart(12)}${'B'.padStart(12)}   B − A per round, median (IQR)`,
     ...rows.map(
       (r) =>
-        `${r.name.padEnd(26)}${cell(r.a)}${cell(r.b)}   ${signed(r.diff.median)} ms (${r.diff.iqr.toFixed(0)})`
+        `${r.name.padEnd(40)}${cell(r.a)}${cell(r.b)}   ${signed(r.diff.median)} ms (${r.diff.iqr.toFixed(0)})`
     )
   ].join('\n')
 }

@@ -55,6 +55,13 @@ export interface ActionResult extends ProcessResult {
   specMinimum: Record<string, number> | null
   /** Longest wait between one write's answer and the next write (SPEC §5: no spacing), ms. */
   writeGapMs: number
+  /**
+   * The run in two phases, per run: from the spawn until the local API has the check
+   * run's create (reading, judging, rendering), and from then to the exit (the writes,
+   * the report file, the job summary, the end). A change to one phase shows there
+   * with less of the other's noise.
+   */
+  phases: { toCreateMs: Stats; createToExitMs: Stats }
 }
 
 const toMb = (kib: number | null): number => (kib === null ? NaN : kib / 1024)
@@ -246,6 +253,10 @@ export async function benchAction(
     )
     const checkRun = fake.checks.runs[fake.checks.runs.length - 1]
     const annotations = checkRun?.annotations.length ?? 0
+    const toCreate = results.map(({ run: r }) => {
+      const create = r.requests.find((q) => q.operationId === 'checks/create')
+      return create ? create.receivedMs - r.startedMs : NaN
+    })
     return {
       name,
       label,
@@ -263,7 +274,11 @@ export async function benchAction(
       bytesSent: run.requests.reduce((sum, r) => sum + r.requestBytes, 0),
       bytesReceived: run.requests.reduce((sum, r) => sum + r.responseBytes, 0),
       specMinimum: source === 'api' ? specMinimum(pr, annotations) : null,
-      writeGapMs
+      writeGapMs,
+      phases: {
+        toCreateMs: stats(toCreate),
+        createToExitMs: stats(results.map(({ run: r }, i) => r.durationMs - toCreate[i]!))
+      }
     }
   } finally {
     rmSync(emptyWorkspace, { recursive: true, force: true })

@@ -397,7 +397,7 @@ export function formatTable(f: BenchFigures): string {
         ms(a.wallMs.median),
         spread(a.wallMs),
         rss(a.rssMb.median),
-        `${a.requestsTotal} requests on ${a.connections} connection${a.connections === 1 ? '' : 's'}, ${a.annotationWrites} annotation writes (longest gap ${a.writeGapMs.toFixed(0)} ms), ${(a.bytesSent / 1024).toFixed(0)} KiB sent, ${(a.bytesReceived / 1024).toFixed(0)} KiB received; ${a.annotations} annotations, ${a.conclusion}`
+        `${a.requestsTotal} requests on ${a.connections} connection${a.connections === 1 ? '' : 's'}, ${a.annotationWrites} annotation writes (longest gap ${a.writeGapMs.toFixed(0)} ms), ${(a.bytesSent / 1024).toFixed(0)} KiB sent, ${(a.bytesReceived / 1024).toFixed(0)} KiB received; ${a.annotations} annotations, ${a.conclusion}; create at ${ms(a.phases.toCreateMs.median).trim()}, then ${ms(a.phases.createToExitMs.median).trim()} to exit`
       ])
     )
     lines.push(
