@@ -8,7 +8,11 @@ import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { checkEnvelope } from '../../src/receipts/envelope.js'
 import { isJsonObject, readJsonBytes } from '../../src/receipts/json.js'
-import { selectCurrent, type SelectionFilter } from '../../src/receipts/lineage.js'
+import {
+  selectCurrent,
+  withReportableText,
+  type SelectionFilter
+} from '../../src/receipts/lineage.js'
 import { project } from '../../src/receipts/receipt.js'
 import { TYPE_TO_KIND, type ReviewKind } from '../../src/receipts/schema.js'
 import { corpusFiles, corpusPath, expected, loadFromDisk } from '../support/corpus.js'
@@ -155,6 +159,12 @@ describe('currentness (current.json, per receipt)', () => {
     const filter: SelectionFilter = { kind: kindOf(query.kind), backend: query.backend }
     const containers = loaded.generations.flatMap((g) => (g.findings ? [g.findings] : []))
     const selection = selectCurrent(containers, (sha) => sha === query.head, filter)
+    // What the gate holds (the text of findings it can never report dropped) selects
+    // the same tip, the very object.
+    const slim = withReportableText(containers, filter)
+    const again = selectCurrent(slim, (sha) => sha === query.head, filter)
+    expect(again.state).toBe(selection.state)
+    if ('tip' in selection && 'tip' in again) expect(again.tip).toBe(selection.tip)
     const status = {
       current: 'current',
       stale: 'stale',

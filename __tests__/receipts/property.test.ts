@@ -20,6 +20,7 @@ import { isJsonObject, parseJsonText, readJsonBytes } from '../../src/receipts/j
 import {
   loadGenerations,
   selectCurrent,
+  withReportableText,
   sortItems,
   type HistoryFile,
   type Selection
@@ -260,6 +261,33 @@ function latestOf(value: Built | null) {
   }
 }
 
+/**
+ * `selectCurrent` over `withReportableText`'s containers (`slim`) decides as over the
+ * originals: the same state and reason, the same tip object at the same index, the
+ * same chain length; every container it replaced lost its text.
+ */
+function expectSameSelection(
+  got: Selection,
+  want: Selection,
+  containers: readonly FindingsContainer[],
+  slim: readonly FindingsContainer[]
+): void {
+  expect(got.state).toBe(want.state)
+  if (got.state === 'ambiguous' && want.state === 'ambiguous')
+    expect(got.reason).toBe(want.reason)
+  if ((got.state === 'current' || got.state === 'stale') && 'tip' in want) {
+    expect(slim.indexOf(got.tip)).toBe(containers.indexOf(want.tip))
+    expect(got.tip).toBe(want.tip)
+    expect(got.chainLength).toBe(want.chainLength)
+  }
+  slim.forEach((container, i) => {
+    if (container === containers[i]) return
+    for (const item of container.items) {
+      expect([item.title, item.body, item.suggestion]).toEqual(['', '', null])
+    }
+  })
+}
+
 describe('lineage on mutated chains', () => {
   it('loadGenerations + selectCurrent never throw', () => {
     fc.assert(
@@ -288,6 +316,20 @@ describe('lineage on mutated chains', () => {
           )
           const selection = selectCurrent(containers, (sha) => current.includes(sha))
           checkSelection(selection, (sha) => current.includes(sha))
+          // What the gate holds selects the same, the same tip object, its text intact.
+          for (const filter of [
+            {},
+            { kind: 'implementation' as const, backend: 'codex' }
+          ]) {
+            const isCurrent = (sha: string): boolean => current.includes(sha)
+            const slim = withReportableText(containers, filter)
+            expectSameSelection(
+              selectCurrent(slim, isCurrent, filter),
+              selectCurrent(containers, isCurrent, filter),
+              containers,
+              slim
+            )
+          }
         }
       ),
       settings

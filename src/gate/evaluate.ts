@@ -11,9 +11,11 @@ import {
   candidateHeads,
   loadGenerations,
   selectCurrent,
+  withReportableText,
   type Generation,
   type HistoryFile,
-  type Selection
+  type Selection,
+  type SelectionFilter
 } from '../receipts/lineage.js'
 import { inspectReceipt, type ReadableReceipt } from '../receipts/receipt.js'
 import { TYPE_TO_KIND } from '../receipts/limits.js'
@@ -239,7 +241,12 @@ function classify(plan: ReceiptPlan, blobs: Map<string, Uint8Array | string>): P
     const loaded = loadGenerations(null, history)
     if (!loaded.ok)
       return { kind: 'lineage-failed', plan, receipt: null, reason: loaded.reason }
-    return { kind: 'findings', plan, receipt: null, generations: loaded.generations }
+    return {
+      kind: 'findings',
+      plan,
+      receipt: null,
+      generations: reportableOnly(loaded.generations, null)
+    }
   }
   const bytes = blobOf(plan.latest, blobs)
   if (!(bytes instanceof Uint8Array))
@@ -254,11 +261,47 @@ function classify(plan: ReceiptPlan, blobs: Map<string, Uint8Array | string>): P
     )
     if (!loaded.ok)
       return { kind: 'lineage-failed', plan, receipt, reason: loaded.reason }
-    return { kind: 'findings', plan, receipt, generations: loaded.generations }
+    return {
+      kind: 'findings',
+      plan,
+      receipt,
+      generations: reportableOnly(loaded.generations, receipt)
+    }
   }
   const head = envelopeHead(receipt.data)
   if (head !== null) return { kind: 'envelope', plan, receipt, sha: head }
   return { kind: 'unbound', plan, receipt }
+}
+
+/**
+ * The generations with the text of findings that can never be reported dropped (see
+ * `withReportableText`): kept until every receipt is read, they are what the gate holds.
+ */
+function reportableOnly(
+  generations: Generation[],
+  receipt: ReadableReceipt | null
+): Generation[] {
+  const containers = containersOf(generations)
+  const slim = withReportableText(containers, selectionFilter(receipt))
+  const replaced = new Map(containers.map((container, i) => [container, slim[i]]))
+  return generations.map((generation) =>
+    generation.findings
+      ? {
+          ...generation,
+          findings: replaced.get(generation.findings) ?? generation.findings
+        }
+      : generation
+  )
+}
+
+/** The receipt's own kind and backend, which selection keeps to (none for an orphan). */
+function selectionFilter(receipt: ReadableReceipt | null): SelectionFilter {
+  return receipt
+    ? {
+        kind: TYPE_TO_KIND[receipt.envelope.type],
+        backend: receipt.envelope.mode ?? undefined
+      }
+    : {}
 }
 
 /** `head` (rp) or `head_sha` (QA); empty means none. */
@@ -459,16 +502,10 @@ function decideFindings(
   judged: Judged
 ): Decided {
   const receipt = item.receipt
-  const own = receipt
-    ? {
-        kind: TYPE_TO_KIND[receipt.envelope.type],
-        backend: receipt.envelope.mode ?? undefined
-      }
-    : {}
   const selection: Selection = selectCurrent(
     containersOf(item.generations),
     (sha) => judged.heads.get(sha)?.current === true,
-    own
+    selectionFilter(receipt)
   )
   const orphan = receipt ? {} : orphanEnvelope(item, selection)
   const prefix = receipt

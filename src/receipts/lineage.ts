@@ -157,11 +157,7 @@ export function selectCurrent(
   isCurrent: (sha: string) => boolean,
   filter: SelectionFilter = {}
 ): Selection {
-  const containers = all.filter(
-    (c) =>
-      (filter.kind === undefined || c.reviewKind === filter.kind) &&
-      (filter.backend === undefined || c.backend === filter.backend)
-  )
+  const containers = inScope(all, filter)
   const byId = new Map<string, FindingsContainer>()
   for (const container of containers) {
     if (byId.has(container.sourceReceiptId)) {
@@ -172,14 +168,11 @@ export function selectCurrent(
     byId.set(container.sourceReceiptId, container)
   }
   if (byId.size === 0) return { state: 'absent' }
-  const superseded = new Set<string>()
   for (const container of containers) {
     const fault = parentFault(container, byId)
     if (fault) return ambiguous(fault)
-    if (container.supersedesReceiptId != null)
-      superseded.add(container.supersedesReceiptId)
   }
-  const tips = containers.filter((c) => !superseded.has(c.sourceReceiptId))
+  const tips = unsuperseded(containers)
   const current = tips.filter((c) => isCurrent(c.headSha))
   if (current.length > 1)
     return ambiguous(
@@ -192,6 +185,58 @@ export function selectCurrent(
   const walked = walkChain(tip, byId)
   if (typeof walked === 'string') return ambiguous(walked)
   return { state: current.length === 1 ? 'current' : 'stale', tip, chainLength: walked }
+}
+
+/** The containers of the filter's kind and backend: the only ones selection looks at. */
+function inScope(
+  all: readonly FindingsContainer[],
+  filter: SelectionFilter
+): FindingsContainer[] {
+  return all.filter(
+    (c) =>
+      (filter.kind === undefined || c.reviewKind === filter.kind) &&
+      (filter.backend === undefined || c.backend === filter.backend)
+  )
+}
+
+/** The containers no other one supersedes: the tips selection chooses among. */
+function unsuperseded(containers: readonly FindingsContainer[]): FindingsContainer[] {
+  const superseded = new Set<string>()
+  for (const container of containers)
+    if (container.supersedesReceiptId != null)
+      superseded.add(container.supersedesReceiptId)
+  return containers.filter((c) => !superseded.has(c.sourceReceiptId))
+}
+
+/**
+ * The containers as `selectCurrent(containers, …, filter)` needs them: the ones it may
+ * choose as the tip unchanged (the same objects), every other one with its items'
+ * text (title, body, suggestion) dropped. Only a tip's findings are ever reported;
+ * the chain walk behind it reads the others' ids and lineage only.
+ *
+ * Performance (issue 7): the gate holds every receipt's generations until the last
+ * receipt is read, and each generation holds a copy of every finding's text: on a
+ * 2-core runner that was a megabyte a 10-receipt pull request for each scavenge to
+ * copy, then promoted, then a full collection.
+ */
+export function withReportableText(
+  containers: readonly FindingsContainer[],
+  filter: SelectionFilter = {}
+): FindingsContainer[] {
+  const tips = new Set(unsuperseded(inScope(containers, filter)))
+  return containers.map((container) =>
+    tips.has(container)
+      ? container
+      : {
+          ...container,
+          items: container.items.map((item) => ({
+            ...item,
+            title: '',
+            body: '',
+            suggestion: null
+          }))
+        }
+  )
 }
 
 function parentFault(
