@@ -155,17 +155,29 @@ function nextLink(headers: Record<string, string>): string | null {
   return /<([^>]+)>;\s*rel="next"/.exec(headers.link ?? '')?.[1] ?? null
 }
 
+/**
+ * The request's URL and its JSON body as bytes.
+ *
+ * Performance (issue 7): sent as its bytes, encoded once. As a string, node measures it
+ * for Content-Length, joins it to the header text and measures that again to encode it:
+ * a check-run write's 90 KB body (two bytes a character once its summary holds an icon)
+ * was flattened twice and encoded through a 270 KB scratch buffer, about 200 pages of
+ * fresh memory a write on a 2-core runner. And the text is not kept while the request is
+ * out (a local of the async caller would be): it dies young instead of being promoted.
+ */
+function encodeRequest(
+  params: RequestParams,
+  baseUrl: string
+): { url: string; body: Buffer | undefined } {
+  const { url, body } = prepare(params, baseUrl)
+  return { url, body: body === undefined ? undefined : Buffer.from(body, 'utf8') }
+}
+
 function direct(token: string, baseUrl: string, early?: EarlyReads): RequestFn {
   const transport = early?.transport ?? createTransport(http, https)
   return async (params) => {
-    const { url, body: json } = prepare(params, baseUrl)
-    const headers = requestHeaders(token, json !== undefined)
-    // Performance (issue 7): sent as its bytes, encoded once. As a string, node measures
-    // it for Content-Length, joins it to the header text and measures that again to
-    // encode it: a check-run write's 90 KB body (two bytes a character once its summary
-    // holds an icon) was flattened twice and encoded through a 270 KB scratch buffer,
-    // about 200 pages of fresh memory a write on a 2-core runner.
-    const body = json === undefined ? undefined : Buffer.from(json, 'utf8')
+    const { url, body } = encodeRequest(params, baseUrl)
+    const headers = requestHeaders(token, body !== undefined)
     // An early read stands in for this request's first attempt only: a retry (the hook
     // calls again) finds it taken and sends.
     const first = early?.take(params.method, url)
