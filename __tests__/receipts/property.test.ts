@@ -18,6 +18,7 @@ import {
 import { historyFileName, lineageId } from '../../src/receipts/identity.js'
 import { isJsonObject, parseJsonText, readJsonBytes } from '../../src/receipts/json.js'
 import {
+  candidateHeads,
   loadGenerations,
   selectCurrent,
   withReportableText,
@@ -288,6 +289,26 @@ function expectSameSelection(
   })
 }
 
+describe('candidateHeads', () => {
+  it('names the head of a generation superseded only by one of another kind', () => {
+    const loaded = loadGenerations(latestOf(CHAIN_LATEST)!, [
+      { name: CHAIN_HISTORY_NAME, bytes: jsonBytes(CHAIN_HISTORY) }
+    ])
+    if (!loaded.ok) throw new Error(loaded.reason)
+    const [first, second] = loaded.generations.map((g) => g.findings!)
+    expect(second!.supersedesReceiptId).toBe(first!.sourceReceiptId)
+    expect(second!.headSha).not.toBe(first!.headSha)
+    // The round-2 container of another kind: for the first one's kind, round 1 is a tip.
+    const containers = [first!, { ...second!, reviewKind: 'plan' as const }]
+    const filter = { kind: first!.reviewKind }
+    const asked: string[] = []
+    selectCurrent(containers, (sha) => (asked.push(sha), false), filter)
+    expect(asked).toEqual([first!.headSha])
+    expect(candidateHeads(containers, filter)).toEqual([first!.headSha])
+    expect(candidateHeads(containers)).toEqual([second!.headSha])
+  })
+})
+
 describe('lineage on mutated chains', () => {
   it('loadGenerations + selectCurrent never throw', () => {
     fc.assert(
@@ -316,11 +337,24 @@ describe('lineage on mutated chains', () => {
           )
           const selection = selectCurrent(containers, (sha) => current.includes(sha))
           checkSelection(selection, (sha) => current.includes(sha))
-          // What the gate holds selects the same, the same tip object, its text intact.
+          // What the gate holds selects the same, the same tip object, its text intact;
+          // and every head selection asks about is one the gate judged beforehand.
           for (const filter of [
             {},
-            { kind: 'implementation' as const, backend: 'codex' }
+            { kind: 'implementation' as const, backend: 'codex' },
+            { kind: 'plan' as const }
           ]) {
+            const asked = new Set<string>()
+            selectCurrent(
+              containers,
+              (sha) => {
+                asked.add(sha)
+                return current.includes(sha)
+              },
+              filter
+            )
+            const judged = new Set(candidateHeads(containers, filter))
+            for (const sha of asked) expect(judged.has(sha)).toBe(true)
             const isCurrent = (sha: string): boolean => current.includes(sha)
             const slim = withReportableText(containers, filter)
             expectSameSelection(

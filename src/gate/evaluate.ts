@@ -357,7 +357,8 @@ function headJudge(
 
 /** The reviewed SHAs a receipt's currentness depends on (unbound ones: see judgeAll). */
 function reviewedHeads(item: Pending): string[] {
-  if (item.kind === 'findings') return candidateHeads(containersOf(item.generations))
+  if (item.kind === 'findings')
+    return candidateHeads(containersOf(item.generations), selectionFilter(item.receipt))
   if (item.kind === 'envelope') return [item.sha]
   return []
 }

@@ -134,15 +134,13 @@ export interface SelectionFilter {
 }
 
 /** The head SHAs of the unsuperseded generations: what `isCurrent` will be asked about. */
-export function candidateHeads(containers: readonly FindingsContainer[]): string[] {
-  const superseded = new Set(
-    containers.map((c) => c.supersedesReceiptId).filter((id) => id != null)
-  )
-  return [
-    ...new Set(
-      containers.filter((c) => !superseded.has(c.sourceReceiptId)).map((c) => c.headSha)
-    )
-  ]
+export function candidateHeads(
+  containers: readonly FindingsContainer[],
+  filter: SelectionFilter = {}
+): string[] {
+  // The tips `selectCurrent` will test, by the same helpers: a generation superseded
+  // only by one of another kind or backend is a tip there, and its head must be asked.
+  return [...new Set(unsuperseded(inScope(containers, filter)).map((c) => c.headSha))]
 }
 
 /**
