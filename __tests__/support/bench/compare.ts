@@ -30,21 +30,29 @@ export interface CompareRow {
   diff: Stats
 }
 
-/** One run of a workload on a build: its wall time, or named figures (ms) of which `wall` is one. */
-type Workload = (root: string) => Promise<number | Record<string, number>>
+/**
+ * One run of a workload on a build: its figures (ms), each a row of the comparison named
+ * by the workload and the figure's key — the wall under '' (the row is the workload's).
+ */
+type Workload = (root: string) => Promise<Record<string, number>>
+
+/** The wall of a run. */
+function wallFigure(result: { wallMs: Stats }): Record<string, number> {
+  return { '': result.wallMs.median }
+}
 
 /** The action's wall and its two phases (see `ActionResult.phases`). */
 function actionFigures(
   result: Awaited<ReturnType<typeof benchAction>>
 ): Record<string, number> {
   return {
-    '': result.wallMs.median,
+    ...wallFigure(result),
     ', to create': result.phases.toCreateMs.median,
     ', create → exit': result.phases.createToExitMs.median
   }
 }
 
-/** Runs the workloads round by round on both builds; returns wall times (ms). */
+/** Runs the workloads round by round on both builds; returns their figures (ms). */
 export async function runCompare(options: CompareOptions): Promise<CompareRow[]> {
   const log = options.log ?? (() => undefined)
   const want = (group: string) =>
@@ -59,7 +67,7 @@ export async function runCompare(options: CompareOptions): Promise<CompareRow[]>
     if (want('cli'))
       workloads.push([
         'cli: check, 10 receipts',
-        async (root) => (await benchCli(root, 'cli-10', '', pr, once)).wallMs.median
+        async (root) => wallFigure(await benchCli(root, 'cli-10', '', pr, once))
       ])
     if (want('action'))
       workloads.push(
@@ -83,7 +91,7 @@ export async function runCompare(options: CompareOptions): Promise<CompareRow[]>
       const big = (pr500 = buildBenchPr(PR_500))
       workloads.push([
         'cli: check, 500 receipts',
-        async (root) => (await benchCli(root, 'cli-500', '', big, once)).wallMs.median
+        async (root) => wallFigure(await benchCli(root, 'cli-500', '', big, once))
       ])
     }
     const rows: CompareRow[] = []
@@ -93,26 +101,23 @@ export async function runCompare(options: CompareOptions): Promise<CompareRow[]>
       await workload(options.root)
       const a: Record<string, number>[] = []
       const b: Record<string, number>[] = []
-      const figures = async (root: string) => {
-        const result = await workload(root)
-        return typeof result === 'number' ? { '': result } : result
-      }
       for (let round = 0; round < options.runs; round++) {
         if (round % 2 === 0) {
-          a.push(await figures(options.other))
-          b.push(await figures(options.root))
+          a.push(await workload(options.other))
+          b.push(await workload(options.root))
         } else {
-          b.push(await figures(options.root))
-          a.push(await figures(options.other))
+          b.push(await workload(options.root))
+          a.push(await workload(options.other))
         }
       }
       for (const figure of Object.keys(a[0] ?? {})) {
-        const of = (runs: Record<string, number>[]) => runs.map((run) => run[figure]!)
+        const inA = a.map((run) => run[figure]!)
+        const inB = b.map((run) => run[figure]!)
         rows.push({
           name: `${name}${figure}`,
-          a: stats(of(a)),
-          b: stats(of(b)),
-          diff: stats(of(b).map((x, i) => x - of(a)[i]!))
+          a: stats(inA),
+          b: stats(inB),
+          diff: stats(inB.map((x, i) => x - inA[i]!))
         })
       }
     }
