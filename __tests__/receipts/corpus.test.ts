@@ -16,6 +16,7 @@ import {
 import { project } from '../../src/receipts/receipt.js'
 import { TYPE_TO_KIND, type ReviewKind } from '../../src/receipts/schema.js'
 import { corpusFiles, corpusPath, expected, loadFromDisk } from '../support/corpus.js'
+import { expectSameSelection } from '../support/selection.js'
 
 interface ValidateEntry {
   file: string
@@ -162,9 +163,12 @@ describe('currentness (current.json, per receipt)', () => {
     // What the gate holds (the text of findings it can never report dropped) selects
     // the same tip, the very object.
     const slim = withReportableText(containers, filter)
-    const again = selectCurrent(slim, (sha) => sha === query.head, filter)
-    expect(again.state).toBe(selection.state)
-    if ('tip' in selection && 'tip' in again) expect(again.tip).toBe(selection.tip)
+    expectSameSelection(
+      selectCurrent(slim, (sha) => sha === query.head, filter),
+      selection,
+      containers,
+      slim
+    )
     const status = {
       current: 'current',
       stale: 'stale',

@@ -29,6 +29,7 @@ import {
 import { inspectReceipt } from '../../src/receipts/receipt.js'
 import type { FindingsContainer } from '../../src/receipts/schema.js'
 import { CORPUS } from '../support/corpus.js'
+import { expectSameSelection } from '../support/selection.js'
 import {
   buildContainer,
   buildItem,
@@ -262,33 +263,6 @@ function latestOf(value: Built | null) {
   }
 }
 
-/**
- * `selectCurrent` over `withReportableText`'s containers (`slim`) decides as over the
- * originals: the same state and reason, the same tip object at the same index, the
- * same chain length; every container it replaced lost its text.
- */
-function expectSameSelection(
-  got: Selection,
-  want: Selection,
-  containers: readonly FindingsContainer[],
-  slim: readonly FindingsContainer[]
-): void {
-  expect(got.state).toBe(want.state)
-  if (got.state === 'ambiguous' && want.state === 'ambiguous')
-    expect(got.reason).toBe(want.reason)
-  if ((got.state === 'current' || got.state === 'stale') && 'tip' in want) {
-    expect(slim.indexOf(got.tip)).toBe(containers.indexOf(want.tip))
-    expect(got.tip).toBe(want.tip)
-    expect(got.chainLength).toBe(want.chainLength)
-  }
-  slim.forEach((container, i) => {
-    if (container === containers[i]) return
-    for (const item of container.items) {
-      expect([item.title, item.body, item.suggestion]).toEqual(['', '', null])
-    }
-  })
-}
-
 describe('candidateHeads', () => {
   it('names the head of a generation superseded only by one of another kind', () => {
     const loaded = loadGenerations(latestOf(CHAIN_LATEST)!, [
@@ -345,21 +319,17 @@ describe('lineage on mutated chains', () => {
             { kind: 'plan' as const }
           ]) {
             const asked = new Set<string>()
-            selectCurrent(
-              containers,
-              (sha) => {
-                asked.add(sha)
-                return current.includes(sha)
-              },
-              filter
-            )
+            const isCurrent = (sha: string): boolean => {
+              asked.add(sha)
+              return current.includes(sha)
+            }
+            const want = selectCurrent(containers, isCurrent, filter)
             const judged = new Set(candidateHeads(containers, filter))
             for (const sha of asked) expect(judged.has(sha)).toBe(true)
-            const isCurrent = (sha: string): boolean => current.includes(sha)
             const slim = withReportableText(containers, filter)
             expectSameSelection(
               selectCurrent(slim, isCurrent, filter),
-              selectCurrent(containers, isCurrent, filter),
+              want,
               containers,
               slim
             )
