@@ -99,6 +99,12 @@ const anyString = fc.oneof(
   })
 )
 
+// Longer strings too: compactJsonBytes measures short strings (32 units or fewer) with a
+// loop and longer ones with a regex, so both paths see every kind of unit.
+const longString = fc
+  .array(anyString, { minLength: 1, maxLength: 8 })
+  .map((parts) => parts.join(''))
+
 const jsonValue: fc.Arbitrary<JsonValue> = fc.letrec<{ value: JsonValue }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
@@ -107,9 +113,10 @@ const jsonValue: fc.Arbitrary<JsonValue> = fc.letrec<{ value: JsonValue }>((tie)
     fc.integer(),
     fc.double({ noNaN: false }),
     anyString,
+    longString,
     fc.array(tie('value'), { maxLength: 5 }),
     fc
-      .array(fc.tuple(anyString, tie('value')), { maxLength: 5 })
+      .array(fc.tuple(fc.oneof(anyString, longString), tie('value')), { maxLength: 5 })
       .map((entries) =>
         Object.assign(Object.create(null) as object, Object.fromEntries(entries))
       )
@@ -139,6 +146,39 @@ describe('issue 7 fast paths agree with the code they replaced', () => {
       const read = readJsonBytes(new TextEncoder().encode(text))
       if (!read.ok) throw new Error(read.reason)
       expect(compactJsonBytes(read.value)).toBe(referenceBytes(read.value))
+    }
+  })
+
+  it('compactJsonBytes on each side of the short-string bound, keys repeated', () => {
+    const units = [
+      'a',
+      '"',
+      '\\',
+      '\n',
+      '\u0001',
+      '\u007f',
+      'é',
+      '😀',
+      '\ud800',
+      '\udc00',
+      '\u2028'
+    ]
+    for (const length of [0, 1, 31, 32, 33, 34, 64, 4000]) {
+      for (const unit of units) {
+        for (const text of [
+          'a'.repeat(length),
+          'a'.repeat(Math.max(0, length - unit.length)) + unit,
+          unit + 'a'.repeat(Math.max(0, length - unit.length)),
+          unit.repeat(Math.ceil(length / unit.length))
+        ]) {
+          expect(compactJsonBytes(text)).toBe(referenceBytes(text))
+          const keyed: JsonValue = Object.assign(Object.create(null) as object, {
+            [text]: [text],
+            list: [{ [text]: 1 }, { [text]: 2 }]
+          })
+          expect(compactJsonBytes(keyed)).toBe(referenceBytes(keyed))
+        }
+      }
     }
   })
 
