@@ -86,6 +86,29 @@ describe('the action on a pull request', () => {
     // Written in pieces (issue 7), read as `check --format json` prints it.
     expect(reportText).toBe(`${JSON.stringify(report, null, 2)}\n`)
     expect(result.stdout).toContain('::stop-commands::')
+    // The receipt's bytes in the raw media type, not base64 inside JSON (issue 7).
+    const blobs = result.requests.filter((q) => q.operationId === 'git/get-blob')
+    expect(blobs.length).toBeGreaterThan(0)
+    for (const blob of blobs) expect(blob.accept).toBe('application/vnd.github.raw+json')
+  })
+
+  it('a server that answers blobs in JSON whatever the media type: the receipts are read from their base64', async () => {
+    const f = await fixture(
+      (reviewed, base) => ({
+        [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+          verdict: 'NEEDS_WORK',
+          count: 3
+        })
+      }),
+      {},
+      { rawBlobs: false }
+    )
+    const result = await run(f)
+    expect(result.stderr).toBe('')
+    expect(result.outputs).toMatchObject({ conclusion: 'failure', receipts: '1' })
+    expect(f.fake.checks.runs[0]?.annotations).toHaveLength(3)
+    const blobs = result.requests.filter((q) => q.operationId === 'git/get-blob')
+    expect(blobs.length).toBeGreaterThan(0)
   })
 
   it('NEEDS_WORK with 230 anchored findings → failure; 230 annotations in 5 requests of at most 50', async () => {
@@ -232,6 +255,10 @@ describe('the action on a pull request', () => {
     expect(result.exitCode).toBe(0)
     expect(result.outputs.conclusion).toBe('success')
     expect(f.fake.checks.runs).toHaveLength(1)
+    // fetch would decode a raw answer as text: octokit asks for the blob's JSON form.
+    const blobs = result.requests.filter((q) => q.operationId === 'git/get-blob')
+    expect(blobs.length).toBeGreaterThan(0)
+    for (const blob of blobs) expect(blob.accept).not.toMatch(/raw/)
   })
 
   it('behind a proxy, a request past its deadline times out (octokit gets it as a signal)', async () => {

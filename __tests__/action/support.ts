@@ -36,7 +36,7 @@ export interface PrFixture {
 export async function prFixture(
   receipts: (reviewed: string, base: string) => Record<string, string>,
   pull: Partial<PullRequestSpec> = {},
-  fakeOptions: Partial<Pick<FakeGitHubOptions, 'treePaths'>> = {}
+  fakeOptions: Partial<Pick<FakeGitHubOptions, 'treePaths' | 'rawBlobs'>> = {}
 ): Promise<PrFixture> {
   const repo = GitRepo.init()
   repo.write({

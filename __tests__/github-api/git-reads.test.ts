@@ -207,6 +207,36 @@ describe('git data', () => {
     }
   })
 
+  it('git.getBlob in the raw media type answers the bytes themselves, binary included; other routes still refuse raw', async () => {
+    for (const path of ['src/a.ts', 'assets/logo.bin']) {
+      const sha = git('rev-parse', `feature:${path}`)
+      const expected = execFileSync('git', ['cat-file', 'blob', sha], {
+        cwd: s.repo.path
+      })
+      // Twice: the second answer is the kept one (change 38), kept apart from the JSON form.
+      for (let round = 0; round < 2; round++) {
+        const raw = await octokit.rest.git.getBlob({
+          ...repo,
+          file_sha: sha,
+          mediaType: { format: 'raw' }
+        })
+        expect(raw.headers['content-type']).toBe('application/vnd.github.raw')
+        expect(Buffer.from(raw.data as unknown as ArrayBuffer).equals(expected)).toBe(
+          true
+        )
+        const json = await octokit.rest.git.getBlob({ ...repo, file_sha: sha })
+        expect(Buffer.from(json.data.content, 'base64').equals(expected)).toBe(true)
+      }
+    }
+    await expect(
+      octokit.rest.pulls.get({ ...repo, pull_number: 1, mediaType: { format: 'raw' } })
+    ).rejects.toMatchObject({ status: 415 })
+    expect(fake.unexpected.map((u) => u.reason)).toEqual([
+      'media type not served by the fake: application/vnd.github.v3.raw'
+    ])
+    fake.unexpected.length = 0
+  })
+
   it('an answer its URL fixes (a blob, a tree, a comparison named by SHAs) read again is the same, Link included; faults (a truncated tree too) and tweaks still apply', async () => {
     const sha = git('rev-parse', 'feature:src/a.ts')
     const read = async () =>

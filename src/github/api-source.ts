@@ -188,7 +188,18 @@ async function readBlob(
   sha: string
 ): Promise<Uint8Array | string> {
   try {
-    const { data } = await octokit.rest.git.getBlob({ ...base, file_sha: sha })
+    // Performance (issue 7): the raw media type — the blob's bytes, where its JSON form
+    // is a third larger in base64, parsed, then decoded. Either form is taken: a proxy's
+    // path (octokit) and a server that ignores the media type answer with the JSON.
+    const { data } = await octokit.rest.git.getBlob({
+      ...base,
+      file_sha: sha,
+      mediaType: { format: 'raw' }
+    })
+    const answer = data as unknown
+    if (answer instanceof Uint8Array) return answer
+    if (typeof data.content !== 'string')
+      return `${sha}: the blob's answer holds no content`
     return data.encoding === 'base64'
       ? Buffer.from(data.content, 'base64')
       : Buffer.from(data.content, 'utf8')

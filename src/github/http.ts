@@ -23,6 +23,7 @@ import {
   prepare,
   proxyConfigured,
   requestHeaders,
+  wantsRaw,
   type RequestParams
 } from './routes.js'
 import { decodeWithoutPatches } from './skim.js'
@@ -177,7 +178,8 @@ function direct(token: string, baseUrl: string, early?: EarlyReads): RequestFn {
   const transport = early?.transport ?? createTransport(http, https)
   return async (params) => {
     const { url, body } = encodeRequest(params, baseUrl)
-    const headers = requestHeaders(token, body !== undefined)
+    const raw = wantsRaw(params)
+    const headers = requestHeaders(token, body !== undefined, raw)
     // An early read stands in for this request's first attempt only: a retry (the hook
     // calls again) finds it taken and sends.
     const first = early?.take(params.method, url)
@@ -188,7 +190,8 @@ function direct(token: string, baseUrl: string, early?: EarlyReads): RequestFn {
       body,
       transport,
       params.request?.timeoutMs,
-      first
+      first,
+      raw
     )
     if (response.status >= 400) {
       const data = response.data as { message?: unknown } | string
@@ -209,7 +212,10 @@ function direct(token: string, baseUrl: string, early?: EarlyReads): RequestFn {
  */
 const PATCHED_ANSWER = /\/repos\/[^/]+\/[^/]+\/(?:pulls\/\d+\/files|compare\/[^/]+)$/
 
-/** One HTTP exchange (following a redirect of a read, as fetch does); the body parsed. */
+/**
+ * One HTTP exchange (following a redirect of a read, as fetch does); the body parsed, or,
+ * for a `raw` request answered with success in anything but plain JSON, its bytes.
+ */
 async function exchange(
   url: string,
   method: string,
@@ -218,6 +224,7 @@ async function exchange(
   transport: Transport,
   timeoutMs: number | undefined,
   first?: Promise<RawAnswer>,
+  raw = false,
   redirects = 0
 ): Promise<RestResponse> {
   const target = new URL(url)
@@ -245,23 +252,29 @@ async function exchange(
         ? undefined
         : Math.max(0, timeoutMs - (performance.now() - begun)),
       undefined,
+      raw,
       redirects + 1
     )
   }
   const flat: Record<string, string> = {}
   for (const [name, value] of Object.entries(responseHeaders))
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value
-  let raw = bytes
-  if (flat['content-encoding'] === 'gzip' && raw.length > 0) {
+  let decoded = bytes
+  if (flat['content-encoding'] === 'gzip' && decoded.length > 0) {
     const { gunzipSync } = await import('node:zlib')
-    raw = gunzipSync(raw)
+    decoded = gunzipSync(decoded)
   }
-  const json = /\bjson\b/.test(flat['content-type'] ?? '')
+  const contentType = flat['content-type'] ?? ''
+  // A raw answer is the bytes themselves, whatever its type says (a receipt is JSON
+  // too); a server that ignored the media type answers in plain JSON, read as usual.
+  if (raw && status < 300 && !/^application\/json\b/i.test(contentType))
+    return { status, url: target.href, headers: flat, data: decoded }
+  const json = /\bjson\b/.test(contentType)
   // The action reads names from these two answers, never their patches (issue 7).
   const text =
     json && status < 300 && PATCHED_ANSWER.test(target.pathname)
-      ? decodeWithoutPatches(raw)
-      : raw.toString('utf8')
+      ? decodeWithoutPatches(decoded)
+      : decoded.toString('utf8')
   let data: unknown = text
   if (json && text !== '') {
     try {
@@ -280,7 +293,11 @@ function viaOctokit(token: string, baseUrl: string): RequestFn {
     octokit ??= import(/* webpackIgnore: true */ './octokit.js').then(
       (module: { getOctokit: typeof getOctokit }) => module.getOctokit(token, { baseUrl })
     )
+    // Not the raw media type: fetch would decode a raw answer as text, replacing what
+    // is not UTF-8, where the gate must see a receipt's bytes as they are. The blob's
+    // JSON form (base64) is asked for instead; its reader takes either form.
     const { method, url, request, ...rest } = params
+    delete rest.mediaType
     // fetch takes its deadline as a signal.
     const { timeoutMs, ...options } = request ?? {}
     const signal =

@@ -95,10 +95,23 @@ export function prepare(
   return { url, body: JSON.stringify(rest) }
 }
 
-/** The headers of every request. */
-export function requestHeaders(token: string, withBody: boolean): Record<string, string> {
+/**
+ * Whether a request asks for the raw media type (octokit's `mediaType: { format: 'raw' }`):
+ * a blob's bytes as the answer's body, not base64 inside JSON.
+ */
+export function wantsRaw(params: RequestParams): boolean {
+  const mediaType = params.mediaType as { format?: unknown } | undefined
+  return mediaType?.format === 'raw'
+}
+
+/** The headers of every request (`raw`: the raw media type, see {@link wantsRaw}). */
+export function requestHeaders(
+  token: string,
+  withBody: boolean,
+  raw = false
+): Record<string, string> {
   const headers: Record<string, string> = {
-    accept: 'application/vnd.github+json',
+    accept: raw ? 'application/vnd.github.raw+json' : 'application/vnd.github+json',
     'user-agent': 'receipt-gate',
     'accept-encoding': 'gzip'
   }

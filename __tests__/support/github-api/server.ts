@@ -80,6 +80,12 @@ export interface FakeGitHubOptions {
    * as a GitHub that stopped doing so would.
    */
   treePaths?: boolean
+  /**
+   * Answer a blob asked for in the raw media type with its bytes (default true, as
+   * GitHub does); false answers its JSON form whatever the `Accept`, as a server or
+   * proxy that ignores the media type would.
+   */
+  rawBlobs?: boolean
 }
 
 export interface RecordedRequest {
@@ -93,6 +99,8 @@ export interface RecordedRequest {
   status: number
   requestBytes: number
   responseBytes: number
+  /** The request's `Accept` header (the media type asked for). */
+  accept: string
   /** Parsed JSON request body, if any. */
   body?: unknown
   /** Kind of the fault applied to this request, if any. */
@@ -140,6 +148,8 @@ interface Result {
   status: number
   body: unknown
   headers?: Record<string, string>
+  /** The body's bytes when they are not its JSON (a raw blob). */
+  bytes?: Buffer
 }
 
 interface Ctx {
@@ -417,6 +427,7 @@ export class FakeGitHub {
       operationId: null,
       status: 0,
       requestBytes: raw.length,
+      accept: String(req.headers.accept ?? ''),
       responseBytes: 0,
       durationMs: 0,
       receivedMs: performance.now()
@@ -490,9 +501,16 @@ export class FakeGitHub {
       )
     }
 
-    // Media types the fake does not serve are recorded rather than silently answered as JSON.
-    const accept = String(req.headers.accept ?? '')
+    // Media types the fake does not serve are recorded rather than silently answered as
+    // JSON. A blob's raw media type it serves: the blob's bytes as the body (GitHub's
+    // "application/vnd.github.raw+json: Returns the raw blob data").
+    const accept = rec.accept
+    const rawBlob =
+      op.operationId === 'git/get-blob' &&
+      this.options.rawBlobs !== false &&
+      /vnd\.github(?:\.v3)?\.raw(?:\+json)?(?![\w+])/.test(accept)
     if (
+      !rawBlob &&
       /vnd\.github(?:\.v3)?\.(?:diff|patch|sha|object)|vnd\.github(?:\.v3)?\.(?:raw|html)(?![+\w])/.test(
         accept
       )
@@ -601,7 +619,7 @@ export class FakeGitHub {
       immutable(op.operationId, params) &&
       !this.tweaks.has(op.operationId) &&
       !this.faults.pending(call, ['truncated-tree'])
-        ? url.pathname + url.search
+        ? `${rawBlob ? 'raw ' : ''}${url.pathname}${url.search}`
         : undefined
     const cached =
       cacheKey === undefined ? undefined : this.immutableAnswers.get(cacheKey)
@@ -655,7 +673,8 @@ export class FakeGitHub {
         op.docsUrl
       )
     }
-    const bytes = serialized(result.body)
+    if (rawBlob && result.status === 200) result = rawBlobAnswer(result)
+    const bytes = result.bytes ?? serialized(result.body)
     if (cacheKey !== undefined && result.status === 200)
       this.immutableAnswers.set(cacheKey, { ...result, bytes })
     send(result.status, result.body, result.headers, bytes)
@@ -1382,6 +1401,20 @@ function immutable(operationId: string, params: Record<string, string>): boolean
 }
 
 /** Base64 in 60-character lines, each ending in a newline (GitHub's format). */
+/** A validated blob answer in the raw media type: the blob's bytes, typed as GitHub does. */
+function rawBlobAnswer(result: Result): Result {
+  const { content } = result.body as { content: string }
+  return {
+    ...result,
+    headers: {
+      ...result.headers,
+      'content-type': 'application/vnd.github.raw',
+      'x-github-media-type': 'github.v3; param=raw'
+    },
+    bytes: Buffer.from(content, 'base64')
+  }
+}
+
 function wrapBase64(bytes: Buffer): string {
   const b64 = bytes.toString('base64')
   let out = ''
