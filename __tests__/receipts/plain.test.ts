@@ -80,6 +80,21 @@ describe('plainContainer', () => {
     expect(Object.keys(out.anchor!)).toEqual(Object.keys(AnchorSchema.def.shape))
   })
 
+  it("reads a shape's keys directly: none is a member of Object.prototype", () => {
+    const criterion = CriteriaSchema.def.element as unknown as {
+      def: { shape: object }
+    }
+    for (const shape of [
+      FindingsContainerSchema.def.shape,
+      FindingItemSchema.def.shape,
+      AnchorSchema.def.shape,
+      criterion.def.shape
+    ]) {
+      for (const key of Object.keys(shape))
+        expect([key, key in Object.prototype]).toEqual([key, false])
+    }
+  })
+
   it('takes every valid container of the corpus, with the value the schemas give', () => {
     expect(CONTAINERS.length).toBeGreaterThan(10)
     for (const { name, value } of CONTAINERS) {

@@ -242,8 +242,8 @@ function onlyKeys(object: JsonObject, keys: readonly string[]): boolean {
  * (`keys`), as the schemas return a valid one; the caller then puts in place the values
  * it rebuilt (a key keeps its place when its value is replaced). Absent keys read as
  * undefined (a JSON value never is): the reader's objects have no prototype, and no
- * shape's key is a member of `Object.prototype` either, so a plain read is an own read
- * (`own`'s `hasOwnProperty` call doubled the lookups of the walk's busiest function).
+ * shape's key is a member of `Object.prototype` either (a test checks), so a plain read
+ * is an own read.
  */
 function shaped(from: JsonObject, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {}
