@@ -11,6 +11,7 @@ import { evaluate } from '../../src/gate/evaluate.js'
 import { parseOptions } from '../../src/gate/options.js'
 import type { ReceiptRow, Report, ReportFinding } from '../../src/gate/report.js'
 import { bookkeepingMatcher } from '../../src/gate/review-head.js'
+import { apiSource } from '../../src/github/api-source.js'
 import { publishCheckRun } from '../../src/github/checks.js'
 import { GitHubError, createClient } from '../../src/github/client.js'
 import {
@@ -353,6 +354,46 @@ describe('the GitHub client, redirected', () => {
     )
     expect(error).toBeInstanceOf(GitHubError)
     expect((error as Error).message).toMatch(/request timed out/)
+  })
+})
+
+describe('blob answers in any form (the raw media type asked for)', () => {
+  // Each blob's answer, by SHA: the raw bytes typed as JSON-ish, a server's JSON form,
+  // and JSON with no content at all.
+  const RECEIPT = '{"type":"impl_review"}'
+  const server = localServer((req, res) => {
+    const sha = /\/git\/blobs\/(\w+)$/.exec(req.url ?? '')?.[1]
+    if (sha === 'a'.repeat(40)) {
+      res.writeHead(200, { 'content-type': 'application/vnd.github.raw+json' })
+      res.end(RECEIPT)
+    } else if (sha === 'b'.repeat(40)) {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+      res.end(
+        JSON.stringify({
+          content: Buffer.from(RECEIPT).toString('base64'),
+          encoding: 'base64'
+        })
+      )
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end('{"sha":"c"}')
+    }
+  })
+
+  it('takes the bytes, decodes the JSON form, and gives a reason for an answer with no content', async () => {
+    const source = apiSource({
+      octokit: createClient({ token: 't', baseUrl: server.url(), timeScale: 0.001 }),
+      owner: 'a',
+      repo: 'b',
+      head: 'd'.repeat(40),
+      pullNumber: 1,
+      changedFiles: Promise.resolve(0)
+    })
+    const [raw, json, empty] = ['a', 'b', 'c'].map((c) => c.repeat(40))
+    const blobs = await source.readBlobs([raw!, json!, empty!])
+    expect(Buffer.from(blobs.get(raw!) as Uint8Array).toString()).toBe(RECEIPT)
+    expect(Buffer.from(blobs.get(json!) as Uint8Array).toString()).toBe(RECEIPT)
+    expect(blobs.get(empty!)).toBe(`${empty}: the blob's answer holds no content`)
   })
 })
 
