@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { compactJsonBytes } from '../../src/receipts/findings.js'
+import { compactJsonBytes } from '../../src/receipts/compact-bytes.js'
 import {
   JsonBigInt,
   JsonFloat,
