@@ -4,7 +4,7 @@
  * (6652) and `validate_review_receipt_criteria` (6757). Each function returns reasons;
  * "valid" means there are none, and agrees with flowctl's boolean.
  */
-import { compactJsonBytes } from './compact-bytes.js'
+import { validContainerBytes } from './compact-bytes.js'
 import { isJsonObject, own, type JsonObject, type JsonValue } from './json.js'
 import { historyFileName, lineageId } from './identity.js'
 import type { $ZodError } from 'zod/v4/core'
@@ -33,7 +33,8 @@ export function checkContainer(
   if (!parsed.ok) return parsed
   const container = parsed.value
   const reasons = [...roundRules(container, prefix), ...itemRules(container, prefix)]
-  if (reasons.length === 0) reasons.push(...byteBound(value, prefix))
+  // Last: the count relies on what the other rules hold (compact-bytes.ts).
+  if (reasons.length === 0) reasons.push(...byteBound(container, prefix))
   return reasons.length === 0
     ? { ok: true, value: container }
     : { ok: false, reasons: reasons.slice(0, 5) }
@@ -130,8 +131,8 @@ function itemRules(container: FindingsContainer, prefix: string): string[] {
 }
 
 /** The 256 KiB bound on compact, sorted-key UTF-8 JSON (key order does not change the length). */
-function byteBound(raw: JsonObject, prefix: string): string[] {
-  const bytes = compactJsonBytes(raw)
+function byteBound(container: FindingsContainer, prefix: string): string[] {
+  const bytes = validContainerBytes(container)
   if (bytes === null) {
     return [`${prefix}: holds an unpaired surrogate (flowctl cannot encode it as UTF-8)`]
   }
