@@ -6,7 +6,10 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { validContainerBytes } from '../../src/receipts/compact-bytes.js'
+import {
+  boundedTextBytes,
+  validContainerBytes
+} from '../../src/receipts/compact-bytes.js'
 import { checkContainer } from '../../src/receipts/findings.js'
 import { lineageId } from '../../src/receipts/identity.js'
 import { readJsonBytes, type JsonValue } from '../../src/receipts/json.js'
@@ -47,12 +50,25 @@ const unit = fc.constantFrom(
   'é',
   '€',
   '\u2028',
+  '\ue000',
+  '\uffff',
   '😀',
   '\ud800',
   '\udfff'
 )
 // `size: 'max'`: lengths up to the bound (fast-check keeps them near 10 by default), so
 // that long texts take the regex path of the string count, short ones its loop.
+const plainUnit = fc.constantFrom(
+  'a',
+  ' ',
+  '\u007f',
+  'é',
+  '€',
+  '\u2028',
+  '\ue000',
+  '\uffff',
+  '😀'
+)
 const text = (maxLength: number): fc.Arbitrary<string> =>
   fc.oneof(
     fc.string({ unit, minLength: 1, maxLength, size: 'max' }),
@@ -278,5 +294,63 @@ describe('validContainerBytes', () => {
         })
       }
     }
+  })
+})
+
+describe('boundedTextBytes', () => {
+  /** The schemas' `boundedString` (code points as Python counts them), then the reference. */
+  const expected = (value: unknown, max: number): number =>
+    typeof value !== 'string' || value.length === 0 || [...value].length > max
+      ? -1
+      : (referenceBytes(value) ?? Number.NaN)
+
+  it('checks the bound and measures as the schemas and the reference do', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.oneof(
+          fc.array(unit, { maxLength: 30, size: 'max' }),
+          // Nothing to escape, no lone surrogate: the one-pass path, pairs counted.
+          fc.array(plainUnit, { maxLength: 30, size: 'max' })
+        ),
+        (max, units) => {
+          const value = units.join('')
+          expect(boundedTextBytes(value, max)).toBe(expected(value, max))
+        }
+      ),
+      { numRuns: RUNS }
+    )
+  })
+
+  it('reads a text longer than its bound in units in one pass, pairs counted', () => {
+    const pair = '😀'
+    const cases: Array<[string, number]> = []
+    for (const max of [1, 40, 4000]) {
+      for (const extra of [-1, 0, 1]) {
+        // `max + extra` code points, pairs among them: longer than `max` in units.
+        const points = max + extra
+        if (points < 1) continue
+        const pairs = Math.min(points, Math.ceil(max / 3))
+        const plain = pair.repeat(pairs) + 'a'.repeat(points - pairs)
+        cases.push([plain, max])
+        cases.push(['a'.repeat(points - pairs) + pair.repeat(pairs), max])
+        // Something to escape, or a lone surrogate, after the pairs: the slow path.
+        for (const tail of ['"', '\n', '\ud800', 'é', '\uffff']) {
+          const text = plain.slice(0, -1) + tail
+          cases.push([text, max])
+        }
+      }
+    }
+    for (const [text, max] of cases) {
+      expect(boundedTextBytes(text, max)).toBe(expected(text, max))
+    }
+    // Twice the bound in units is over it in code points, whatever the text.
+    expect(boundedTextBytes(pair.repeat(41), 40)).toBe(-1)
+    expect(boundedTextBytes(pair.repeat(40), 40)).toBe(162)
+  })
+
+  it('refuses what is not a non-empty string', () => {
+    for (const value of ['', null, undefined, 1, ['a'], { a: 'b' }])
+      expect(boundedTextBytes(value, 10)).toBe(-1)
   })
 })

@@ -16,6 +16,7 @@ import {
 import { plainContainer, plainCriteria, plainEnvelope } from '../../src/receipts/plain.js'
 import { receiptSchemas } from '../../src/receipts/schema.js'
 import { BASES, isObject, mutated, mutationArb } from '../support/mutations.js'
+import { referenceBytes } from '../support/reference-bytes.js'
 import {
   buildContainer,
   buildItem,
@@ -55,11 +56,21 @@ function expectSchemaGives(
   expect(JSON.stringify(plain)).toBe(JSON.stringify(parsed.data))
 }
 
-/** The fast path agrees with the schemas on `value`; returns whether it took it. */
+/**
+ * The fast path agrees with the schemas on `value`, and measured its items' prose as the
+ * reference does (NaN where a text holds a lone surrogate); returns whether it took it.
+ */
 function agrees(value: JsonValue): boolean {
   const plain = plainContainer(value as JsonObject)
   if (plain === undefined) return false
-  expectSchemaGives(FindingsContainerSchema, value, plain)
+  expectSchemaGives(FindingsContainerSchema, value, plain.value)
+  let prose = 0
+  for (const item of plain.value.items) {
+    for (const text of [item.title, item.body, item.suggestion]) {
+      if (typeof text === 'string') prose += referenceBytes(text) ?? Number.NaN
+    }
+  }
+  expect(plain.prose).toBe(prose)
   return true
 }
 
@@ -73,7 +84,7 @@ describe('plainContainer', () => {
     const item = (full.items as BuiltObject[])[0]!
     item.priorFindingId = 'finding-0'
     const value = read(full) as JsonObject
-    const plain = plainContainer(value)!
+    const plain = plainContainer(value)!.value
     const out = plain.items[0]!
     expect(Object.keys(plain)).toEqual(Object.keys(FindingsContainerSchema.def.shape))
     expect(Object.keys(out)).toEqual(Object.keys(FindingItemSchema.def.shape))
@@ -106,7 +117,7 @@ describe('plainContainer', () => {
 
   it('builds fresh objects and arrays, as the schemas do', () => {
     const value = read(buildContainer({ items: 2 })) as JsonObject
-    const plain = plainContainer(value)!
+    const plain = plainContainer(value)!.value
     expect(plain).not.toBe(value)
     expect(plain.items).not.toBe(value.items)
     expect(plain.items[0]).not.toBe((value.items as JsonValue[])[0])

@@ -5,7 +5,7 @@
  * flowctl cannot encode. Counted without building the text.
  */
 import type { Anchor, FindingItem, FindingsContainer } from './schema.js'
-import { hasLoneSurrogate, utf8Length } from './text.js'
+import { codePointLength, hasLoneSurrogate, utf8Length } from './text.js'
 
 // Performance (issue 7): this was `utf8Length(JSON.stringify(raw))` after a separate walk
 // for unpaired surrogates — 7.6 of the 11 ms a maximal container took to validate
@@ -36,6 +36,47 @@ export function jsonStringBytes(text: string): number | null {
   return bytes
 }
 
+// Performance (issue 7, round 13): a text longer than its bound in UTF-16 units may still
+// be within it in code points, so the plain check counted its surrogate pairs (a regex
+// pass) before the byte count read it again (another). One sticky regex now reads it once:
+// each call consumes plain units up to a pair or the end, so the calls count the pairs
+// and a failed call means something to escape or a lone surrogate ahead (then the slow
+// path). Half the time of the two passes on the 25 longest texts of a maximal container.
+const PLAIN_TO_PAIR =
+  /[\x20\x21\x23-\x5b\x5d-\ud7ff\ue000-\uffff]*(?:[\ud800-\udbff][\udc00-\udfff]|$)/y
+
+/** The surrogate pairs of a text with nothing to escape and no lone surrogate, else -1. */
+function plainPairs(text: string): number {
+  let pairs = 0
+  let at = 0
+  for (;;) {
+    PLAIN_TO_PAIR.lastIndex = at
+    if (!PLAIN_TO_PAIR.test(text)) return -1
+    const end = PLAIN_TO_PAIR.lastIndex
+    // Plain units are never surrogates: a match ending in a low one ended in a pair.
+    const last = end > at ? text.charCodeAt(end - 1) : 0
+    if (last < 0xdc00 || last > 0xdfff) return pairs // the end of the text
+    pairs++
+    at = end
+  }
+}
+
+/**
+ * A field of free text, checked as the schemas check it (`boundedString`: a non-empty
+ * string of at most `max` code points) and measured for the byte bound at once: its JSON
+ * bytes, NaN when it holds an unpaired surrogate (valid here; the bound refuses it), or
+ * -1 when it is not such a string.
+ */
+export function boundedTextBytes(value: unknown, max: number): number {
+  if (typeof value !== 'string' || value.length === 0) return -1
+  // Code points never outnumber UTF-16 units, nor fall below half of them.
+  if (value.length <= max) return jsonStringBytes(value) ?? Number.NaN
+  if (value.length > 2 * max) return -1
+  const pairs = plainPairs(value)
+  if (pairs >= 0) return value.length - pairs <= max ? utf8Length(value) + 2 : -1
+  return codePointLength(value) <= max ? (jsonStringBytes(value) ?? Number.NaN) : -1
+}
+
 /** Bytes of an ASCII string as a JSON string (quotes and escapes), or null if it is not ASCII. */
 function asciiJsonBytes(text: string): number | null {
   let bytes = text.length + 2
@@ -58,7 +99,8 @@ function escapeExtra(unit: number): number {
 // rule has a known shape and known values where the rules fix them, so its length is
 // counted from the validated value: keys and enumerations are ASCII words, an item's id
 // is a lineage id, its lastSeenReceiptId and its anchor's SHAs equal the container's
-// fields. Only free text is measured (0.73 of the walk's time on a maximal container).
+// fields. Only free text is measured (0.73 of the walk's time on a maximal container),
+// and the items' prose by the plain check, as it checks their bounds (`boundedTextBytes`).
 // `__tests__/receipts/compact-bytes.test.ts` holds it to `JSON.stringify`'s length.
 
 /** `"finding-"` and 32 hex digits, quoted: every item id of a valid container. */
@@ -69,13 +111,20 @@ const LINEAGE_ID_BYTES = 42
  * check (`roundRules` and `itemRules` in findings.ts found nothing), or null when a
  * string holds an unpaired surrogate. Those rules fix values it does not read: called
  * before them, it would count the container's SHAs for its anchors' whatever they hold.
+ * `prose`: the JSON bytes of every item's title, body and suggestion (when a string)
+ * together, when the plain check measured them (`boundedTextBytes`); else measured here.
  */
-export function validContainerBytes(container: FindingsContainer): number | null {
+export function validContainerBytes(
+  container: FindingsContainer,
+  prose?: number
+): number | null {
   const source = text(container.sourceReceiptId)
   const head = text(container.headSha)
   const base = container.baseSha === undefined ? 0 : text(container.baseSha)
-  let items = container.items.length === 0 ? 2 : 1
-  for (const item of container.items) items += itemBytes(item, source, head, base) + 1
+  const measured = prose !== undefined
+  let items = (container.items.length === 0 ? 2 : 1) + (prose ?? 0)
+  for (const item of container.items)
+    items += itemBytes(item, source, head, base, measured) + 1
   let bytes =
     1 +
     member('schemaVersion', 1) +
@@ -110,14 +159,17 @@ const ITEM_FIXED =
   ].reduce((sum, key) => sum + member(key, 0), 0) +
   LINEAGE_ID_BYTES
 
+/** An item's bytes; its title, body and suggestion text left out when `measured` already. */
 function itemBytes(
   item: FindingItem,
   source: number,
   head: number,
-  base: number
+  base: number,
+  measured: boolean
 ): number {
   let rIds = item.rIds.length === 0 ? 2 : 1
   for (const rid of item.rIds) rIds += text(rid) + 1
+  const suggestion = item.suggestion
   let bytes =
     ITEM_FIXED +
     digits(item.ordinal) +
@@ -125,12 +177,14 @@ function itemBytes(
     digits(item.confidence) +
     word(item.classification) +
     word(item.status) +
-    text(item.title) +
-    text(item.body) +
     rIds +
     text(item.firstSeenReceiptId) +
     source
-  bytes += optionalText('suggestion', item.suggestion)
+  if (!measured) {
+    bytes += text(item.title) + text(item.body)
+    if (typeof suggestion === 'string') bytes += text(suggestion)
+  }
+  if (suggestion !== undefined) bytes += member('suggestion', suggestion === null ? 4 : 0)
   bytes += optionalText('priorFindingId', item.priorFindingId)
   if (item.anchor !== undefined)
     bytes += member('anchor', anchorBytes(item.anchor, head, base))

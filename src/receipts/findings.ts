@@ -24,8 +24,9 @@ export function checkContainer(
   prefix = 'findings'
 ): Checked<FindingsContainer> {
   if (!isJsonObject(value)) return refuse(`${prefix}: must be an object`)
+  const plain = plainContainer(value)
   const parsed = plainOrSchema(
-    plainContainer(value),
+    plain?.value,
     () => receiptSchemas().FindingsContainerSchema,
     value,
     prefix
@@ -34,7 +35,7 @@ export function checkContainer(
   const container = parsed.value
   const reasons = [...roundRules(container, prefix), ...itemRules(container, prefix)]
   // Last: the count relies on what the other rules hold (compact-bytes.ts).
-  if (reasons.length === 0) reasons.push(...byteBound(container, prefix))
+  if (reasons.length === 0) reasons.push(...byteBound(container, plain?.prose, prefix))
   return reasons.length === 0
     ? { ok: true, value: container }
     : { ok: false, reasons: reasons.slice(0, 5) }
@@ -131,8 +132,12 @@ function itemRules(container: FindingsContainer, prefix: string): string[] {
 }
 
 /** The 256 KiB bound on compact, sorted-key UTF-8 JSON (key order does not change the length). */
-function byteBound(container: FindingsContainer, prefix: string): string[] {
-  const bytes = validContainerBytes(container)
+function byteBound(
+  container: FindingsContainer,
+  prose: number | undefined,
+  prefix: string
+): string[] {
+  const bytes = validContainerBytes(container, prose)
   if (bytes === null) {
     return [`${prefix}: holds an unpaired surrogate (flowctl cannot encode it as UTF-8)`]
   }

@@ -12,7 +12,8 @@
  * the zod schemas (schema.ts), which give the value or the reasons. So it can only be
  * wrong by accepting what the schemas refuse; `__tests__/receipts/plain.test.ts` holds
  * it to the schemas' answer (success and value, key order included) on generated and
- * mutated receipts.
+ * mutated receipts. A container's check also hands over what it measured on the way: the
+ * JSON bytes of its items' prose, which the byte bound would otherwise read again.
  *
  * The value is built as zod's compiled object parser builds it: a fresh object with the
  * shape's keys in the shape's order, each present key copied, arrays copied (`shaped`,
@@ -44,6 +45,7 @@ import type {
   Verdict
 } from './schema.js'
 import { withinCodePoints } from './text.js'
+import { boundedTextBytes } from './compact-bytes.js'
 
 // The keys of each closed object, in the order of its shape in schema.ts.
 const CONTAINER_KEYS = [
@@ -92,14 +94,25 @@ const CRITERION_KEYS = ['id', 'status', 'note'] as const
 
 type Field = JsonValue | undefined
 
+/**
+ * A plainly valid container: the value the schemas would return, and the JSON bytes of
+ * its items' prose (every title, body and suggestion), measured as their bounds were
+ * checked (`boundedTextBytes`), for the byte bound (`validContainerBytes`).
+ */
+export interface PlainContainer {
+  value: FindingsContainer
+  prose: number
+}
+
 /** The container as the schemas would return it, or `undefined` when they must decide. */
-export function plainContainer(value: JsonObject): FindingsContainer | undefined {
+export function plainContainer(value: JsonObject): PlainContainer | undefined {
   if (!onlyKeys(value, CONTAINER_KEYS)) return undefined
   const items = value.items
   if (!Array.isArray(items) || items.length > LIMITS.items) return undefined
   const parsedItems: FindingItem[] = []
+  const tally = { prose: 0 }
   for (const item of items) {
-    const parsed = plainItem(item)
+    const parsed = plainItem(item, tally)
     if (parsed === undefined) return undefined
     parsedItems.push(parsed)
   }
@@ -117,16 +130,21 @@ export function plainContainer(value: JsonObject): FindingsContainer | undefined
   }
   const out = shaped(value, CONTAINER_KEYS)
   out.items = parsedItems
-  return out as FindingsContainer
+  return { value: out as FindingsContainer, prose: tally.prose }
 }
 
-function plainItem(item: Field): FindingItem | undefined {
+function plainItem(item: Field, tally: { prose: number }): FindingItem | undefined {
   if (!isJsonObject(item)) return undefined
   // Performance (issue 7, round 13): optional keys read once, directly (an own read: the
   // reader's objects have no prototype, see `shaped`), and unknown keys found by count
   // rather than by looking each key up in the list: a maximal container checked in 0.90
   // of the time.
   const { rIds, suggestion, priorFindingId, anchor: given } = item
+  // -1 when out of bounds; NaN (valid, refused by the byte bound) for a lone surrogate.
+  const title = boundedTextBytes(item.title, LIMITS.title)
+  const body = boundedTextBytes(item.body, LIMITS.body)
+  const suggested =
+    suggestion == null ? 0 : boundedTextBytes(suggestion, LIMITS.suggestion)
   if (
     // Every required key is checked below: no other key when the counts agree.
     keyCount(item) !==
@@ -137,12 +155,12 @@ function plainItem(item: Field): FindingItem | undefined {
     !oneOf(item.confidence, CONFIDENCES) ||
     !oneOf(item.classification, CLASSIFICATIONS) ||
     !oneOf(item.status, STATUSES) ||
-    !bounded(item.title, LIMITS.title) ||
-    !bounded(item.body, LIMITS.body) ||
+    title < 0 ||
+    body < 0 ||
     !plainRIds(rIds) ||
     !bounded(item.firstSeenReceiptId, LIMITS.id) ||
     !bounded(item.lastSeenReceiptId, LIMITS.id) ||
-    !(suggestion == null || bounded(suggestion, LIMITS.suggestion)) ||
+    suggested < 0 ||
     !(priorFindingId == null || bounded(priorFindingId, LIMITS.id))
   ) {
     return undefined
@@ -150,6 +168,7 @@ function plainItem(item: Field): FindingItem | undefined {
   // `anchor: null` is not absent: the schemas refuse it.
   const anchor = given === undefined ? null : plainAnchor(given)
   if (anchor === undefined) return undefined
+  tally.prose += title + body + suggested
   // Built as a literal, the keys in ITEM_KEYS' order, optional ones last (`shaped`'s
   // generic stores cost a third of this function on a 200-item container).
   const out: Record<string, unknown> = {
