@@ -4,6 +4,7 @@
  * do not change the length), or null when a string holds an unpaired surrogate, which
  * flowctl cannot encode. Counted without building the text.
  */
+import { ITEM_KEYS, ITEM_REQUIRED } from './limits.js'
 import type { Anchor, FindingItem, FindingsContainer } from './schema.js'
 import { codePointLength, hasLoneSurrogate, utf8Length } from './text.js'
 
@@ -144,19 +145,7 @@ export function validContainerBytes(
 // each member adds its key, quotes, colon and a comma or the closing brace).
 const ITEM_FIXED =
   1 +
-  [
-    'id',
-    'ordinal',
-    'severity',
-    'confidence',
-    'classification',
-    'status',
-    'title',
-    'body',
-    'rIds',
-    'firstSeenReceiptId',
-    'lastSeenReceiptId'
-  ].reduce((sum, key) => sum + member(key, 0), 0) +
+  ITEM_KEYS.slice(0, ITEM_REQUIRED).reduce((sum, key) => sum + member(key, 0), 0) +
   LINEAGE_ID_BYTES
 
 /** An item's bytes; its title, body and suggestion text left out when `measured` already. */

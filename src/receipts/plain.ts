@@ -24,11 +24,15 @@
  */
 import { isJsonObject, own, type JsonObject, type JsonValue } from './json.js'
 import {
+  ANCHOR_REQUIRED,
   BLOB_OID,
   CLASSIFICATIONS,
   CONFIDENCES,
+  CONTAINER_KEYS,
   CRITERIA_STATUSES,
   CRITERION_ID,
+  CRITERION_KEYS,
+  ITEM_REQUIRED,
   LIMITS,
   REVIEW_KINDS,
   RID,
@@ -46,51 +50,6 @@ import type {
 } from './schema.js'
 import { withinCodePoints } from './text.js'
 import { boundedTextBytes } from './compact-bytes.js'
-
-// The keys of each closed object, in the order of its shape in schema.ts.
-const CONTAINER_KEYS = [
-  'schemaVersion',
-  'sourceReceiptId',
-  'reviewKind',
-  'backend',
-  'round',
-  'headSha',
-  'items',
-  'baseSha',
-  'supersedesReceiptId'
-] as const
-const ITEM_KEYS = [
-  'id',
-  'ordinal',
-  'severity',
-  'confidence',
-  'classification',
-  'status',
-  'title',
-  'body',
-  'rIds',
-  'firstSeenReceiptId',
-  'lastSeenReceiptId',
-  'suggestion',
-  'priorFindingId',
-  'anchor'
-] as const
-/** The keys every item has: all but the last three (suggestion, priorFindingId, anchor). */
-const ITEM_REQUIRED = ITEM_KEYS.length - 3
-const ANCHOR_KEYS = [
-  'path',
-  'side',
-  'startLine',
-  'baseSha',
-  'headSha',
-  'originalPath',
-  'endLine',
-  'blobOid'
-] as const
-/** The keys every anchor has: all but the last three (originalPath, endLine, blobOid). */
-const ANCHOR_REQUIRED = ANCHOR_KEYS.length - 3
-
-const CRITERION_KEYS = ['id', 'status', 'note'] as const
 
 type Field = JsonValue | undefined
 
