@@ -13,17 +13,10 @@ import {
 } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
-import { asciiOnly } from './ascii-only.mjs'
 
-// The action is three bundles (issue 7: load what a run needs, when it needs it):
-// dist/index.js, the light entry that answers an event with nothing to gate;
-// dist/main.js, the action proper, which the entry imports when there is something to
-// gate; dist/octokit.js, `@actions/github`, which the REST client imports only when a
-// proxy is configured. Each is imported with `webpackIgnore`, so ncc leaves them apart.
 const ENTRIES = [
-  { src: 'src/main.ts', out: 'main.js' },
+  // The action: one bundle.
   { src: 'src/index.ts', out: 'index.js' },
-  { src: 'src/github/octokit.ts', out: 'octokit.js' },
   // zod and the receipt schemas, which dist/main.js requires only when a receipt is not
   // plainly valid (src/receipts/schema-source.ts).
   { src: 'src/receipts/schema.ts', out: 'schemas.js' },
@@ -77,8 +70,7 @@ for (const entry of ENTRIES) {
       stdio: 'inherit'
     }
   )
-  // Every bundle ASCII only (scripts/ascii-only.mjs: read and compiled as one-byte text).
-  const code = asciiOnly(readFileSync(join(tmp, 'index.js'), 'utf8'))
+  const code = readFileSync(join(tmp, 'index.js'), 'utf8')
   writeFileSync(join('dist', entry.out), entry.script ? asScript(code) : code)
   // ncc's mode kept (dist/cli.js, with its #!, is executable).
   chmodSync(join('dist', entry.out), statSync(join(tmp, 'index.js')).mode)
