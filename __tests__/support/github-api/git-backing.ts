@@ -66,7 +66,7 @@ const MERGE_DATE = '2024-06-01T00:00:00Z'
 
 export class GitError extends Error {}
 
-interface ObjectInfo {
+export interface ObjectInfo {
   sha: string
   type: string
   size: number
@@ -241,6 +241,34 @@ export class GitBacking {
       if (info) return info.sha
     }
     return undefined
+  }
+
+  /**
+   * The object a plain revision names, unpeeled (an annotated tag stays a tag), with its
+   * type and size; undefined if none. Same revision rules as `resolveCommit`.
+   */
+  async resolveObject(rev: string): Promise<ObjectInfo | undefined> {
+    if (!plainRev(rev)) return undefined
+    for (const candidate of refCandidates(rev)) {
+      const info = await this.cat.info(candidate)
+      if (info) return info
+    }
+    return undefined
+  }
+
+  /** Contents of any object by full sha (undefined if absent). */
+  async object(sha: string): Promise<(ObjectInfo & { data: Buffer }) | undefined> {
+    if (!/^[0-9a-f]{40}$/i.test(sha)) return undefined
+    return this.cat.contents(sha)
+  }
+
+  /** Number of commits reachable from `start` (a sha), optionally only those touching `path`. */
+  async count(start: string, path?: string): Promise<number> {
+    return this.once(`count:${start}:${path}`, async () => {
+      const args = ['rev-list', '--count', start, '--']
+      if (path) args.push(path)
+      return Number((await this.run(args)).trim())
+    })
   }
 
   async objectType(sha: string): Promise<string | undefined> {
@@ -509,7 +537,7 @@ function parseIdentity(value: string): GitIdentity {
 }
 
 /** GitHub takes shas and ref names, not git revision syntax (`~`, `^`, `:`, `..`, `@{`). */
-function plainRev(rev: string): boolean {
+export function plainRev(rev: string): boolean {
   return rev !== '' && !rev.startsWith('-') && !/[~^:\s\\]|\.\.|@\{/.test(rev)
 }
 
