@@ -23,6 +23,7 @@ import {
   Kind,
   OperationTypeNode,
   parse,
+  print,
   TypeInfo,
   validate,
   visit,
@@ -578,7 +579,7 @@ export function somethingWentWrong(): string {
 /** graphql-js validation wording → GitHub's (graphql-ruby) wording and code. */
 const VALIDATION_WORDING: [
   RegExp,
-  (m: RegExpExecArray) => { message: string; code: string }
+  (m: RegExpExecArray, types: Map<string, string>) => { message: string; code: string }
 ][] = [
   [
     /^Cannot query field "([^"]+)" on type "([^"]+)"/,
@@ -623,19 +624,20 @@ const VALIDATION_WORDING: [
     })
   ],
   [
-    /^Variable "\$([^"]+)" (?:of required type "([^"]+)" was not provided|got invalid value)/,
-    (m) => ({
-      message: `Variable $${m[1]} of type ${m[2] ?? 'its declared type'} was provided invalid value`,
+    /^Variable "\$([^"]+)" (?:of required type "[^"]+" was not provided|got invalid value)/,
+    (m, types) => ({
+      message: `Variable $${m[1]} of type ${types.get(m[1] ?? '')} was provided invalid value`,
       code: 'variableMismatch'
     })
   ]
 ]
 
-function refusal(e: GraphQLError): Json {
+/** A refused query's error, in GitHub's words; `types`: the operation's variable types. */
+function refusal(e: GraphQLError, types = new Map<string, string>()): Json {
   for (const [re, word] of VALIDATION_WORDING) {
     const m = re.exec(e.message)
     if (m) {
-      const { message, code } = word(m)
+      const { message, code } = word(m, types)
       return { extensions: { code }, locations: e.locations, message }
     }
   }
@@ -734,7 +736,11 @@ export class GraphqlEndpoint {
       ])
     }
     const invalid = validate(schema, doc)
-    if (invalid.length) return refuse('graphql.validation', invalid.map(refusal))
+    if (invalid.length)
+      return refuse(
+        'graphql.validation',
+        invalid.map((e) => refusal(e))
+      )
 
     const operationName = (body.operationName as string | null | undefined) ?? undefined
     const ops = doc.definitions.filter(
@@ -755,7 +761,15 @@ export class GraphqlEndpoint {
       op.variableDefinitions ?? [],
       variables as Record<string, unknown>
     )
-    if (coerced.errors) return refuse('graphql.variables', coerced.errors.map(refusal))
+    if (coerced.errors) {
+      const types = new Map(
+        (op.variableDefinitions ?? []).map((d) => [d.variable.name.value, print(d.type)])
+      )
+      return refuse(
+        'graphql.variables',
+        coerced.errors.map((e) => refusal(e, types))
+      )
+    }
     const limits = paginationRefusals(schema, doc, coerced.coerced)
     if (limits.length) return refuse('graphql.pagination', limits)
     if (op.operation !== OperationTypeNode.QUERY) {
