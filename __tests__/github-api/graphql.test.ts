@@ -428,6 +428,60 @@ describe('git objects', () => {
   })
 })
 
+describe('history across merges', () => {
+  it('history(first: 1, path:) names the commit git log -1 names, for every path and start', async () => {
+    const r = GitRepo.init()
+    r.write({ 'f.txt': '1\n', 'd/g.txt': 'g\n', 'gone.txt': 'x\n' })
+    r.commit('root')
+    r.branch('side')
+    r.write({ 'f.txt': '2\n' })
+    r.commit('side changes f')
+    r.checkout('main')
+    r.write({ 'd/g.txt': 'g2\n', 'gone.txt': null })
+    r.commit('main changes g, removes gone')
+    r.merge('side') // f from side: TREESAME to the second parent only
+    r.branch('evil')
+    r.write({ 'f.txt': '3\n' })
+    r.commit('evil base')
+    r.checkout('main')
+    r.write({ 'd/g.txt': 'g3\n' })
+    r.commit('main again')
+    r.gitWith({}, 'merge', '-q', '--no-ff', '--no-commit', 'evil')
+    r.write({ 'f.txt': 'neither\n', 'gone.txt': 'back\n' })
+    const tip = r.commit('evil merge') // f differs from both parents
+    chmodSync(join(r.path, 'd/g.txt'), 0o755)
+    const modeOnly = r.commit('mode change only')
+    const paths = ['f.txt', 'd/g.txt', 'd', 'gone.txt', 'never.txt']
+    const starts = r.git('rev-list', '--all').split('\n')
+    expect(starts).toContain(tip)
+    expect(starts).toContain(modeOnly)
+    const f = await startFakeGitHub({ repo: r })
+    try {
+      const client = getOctokit('t', { baseUrl: f.url })
+      const sel = paths
+        .map((_, i) => `h${i}: history(first: 1, path: $p${i}) { nodes { oid } }`)
+        .join(' ')
+      const decl = paths.map((_, i) => `$p${i}: String!`).join(', ')
+      const q = `query($start: GitObjectID!, ${decl}) {
+        repository(owner: "acme", name: "widgets") { object(oid: $start) { ... on Commit { ${sel} } } }
+      }`
+      const vars = Object.fromEntries(paths.map((p, i) => [`p${i}`, p]))
+      for (const start of starts) {
+        const data: Json = await client.graphql(q, { start, ...vars })
+        paths.forEach((p, i) => {
+          const expected = r.git('log', '-1', '--format=%H', start, '--', p)
+          const got = data.repository.object[`h${i}`].nodes.map((n: Json) => n.oid)
+          expect([start, p, got]).toEqual([start, p, expected ? [expected] : []])
+        })
+      }
+      f.assertNoViolations()
+    } finally {
+      await f.close()
+      r.cleanup()
+    }
+  }, 30_000)
+})
+
 describe('one read', () => {
   it('the PR, the receipts folder two levels deep and an absent file in one query', async () => {
     const q = `query read($owner: String!, $name: String!, $number: Int!, $dir: String!, $deferrals: String!) {

@@ -318,6 +318,70 @@ export class GitBacking {
     return entries
   }
 
+  /**
+   * The newest commit from `start` (a sha) that `git log -1 <start> -- <path>` names, without
+   * spawning git: git's default history simplification walks one chain (a commit different
+   * from every parent at `path` is the answer; otherwise follow the first parent it equals),
+   * so the answer is read from trees through cat-file. undefined if `path` never existed.
+   */
+  async lastChange(start: string, path: string): Promise<string | undefined> {
+    const at = async (commit: string) => {
+      const e = await this.entryIn((await this.commit(commit)).tree, path)
+      return e && `${e.mode} ${e.sha}`
+    }
+    for (let c = start; ;) {
+      const mine = await at(c)
+      const parents = (await this.commit(c)).parents
+      if (!parents.length) return mine === undefined ? undefined : c
+      let same: string | undefined
+      for (const p of parents) {
+        if ((await at(p)) === mine) {
+          same = p
+          break
+        }
+      }
+      if (same === undefined) return c
+      c = same
+    }
+  }
+
+  /** Mode and sha at `path` below a tree, from names only (no blob sizes). */
+  private async entryIn(
+    tree: string,
+    path: string
+  ): Promise<{ mode: string; sha: string } | undefined> {
+    let entry = { mode: '040000', sha: tree }
+    for (const name of path.split('/')) {
+      if (entry.mode !== '040000') return undefined
+      const names = await this.once(`names:${entry.sha}`, async () =>
+        this.parseTree(entry.sha)
+      )
+      const hit = names.get(name)
+      if (!hit) return undefined
+      entry = hit
+    }
+    return entry
+  }
+
+  private async parseTree(
+    sha: string
+  ): Promise<Map<string, { mode: string; sha: string }>> {
+    const obj = await this.cat.contents(sha)
+    if (!obj || obj.type !== 'tree') throw new GitError(`not a tree: ${sha}`)
+    const out = new Map<string, { mode: string; sha: string }>()
+    const data = obj.data
+    for (let i = 0; i < data.length;) {
+      const sp = data.indexOf(32, i)
+      const nul = data.indexOf(0, sp)
+      out.set(data.subarray(sp + 1, nul).toString('utf8'), {
+        mode: data.subarray(i, sp).toString('latin1').padStart(6, '0'),
+        sha: data.subarray(nul + 1, nul + 21).toString('hex')
+      })
+      i = nul + 21
+    }
+    return out
+  }
+
   /** The entry at `path` in a commit's tree (undefined if absent). `''` is the root tree. */
   async entryAt(commit: string, path: string): Promise<TreeEntry | undefined> {
     const clean = path.replace(/^\/+|\/+$/g, '')

@@ -168,7 +168,8 @@ interface Connection<T> {
   items: T[]
   /** Cursor of each item. */
   cursors: string[]
-  hasNextPage: boolean
+  /** A function when it costs a git walk of its own (asked only if selected). */
+  hasNextPage: boolean | (() => Promise<boolean>)
   hasPreviousPage: boolean
   totalCount: () => Promise<number> | number
 }
@@ -326,16 +327,40 @@ async function commitConnection(
   const path = args.path == null ? undefined : String(args.path)
   const skip = args.after == null ? 0 : historyIndex(args.after, c.oid) + 1
   const first = args.first as number
-  const shas = await ctx.host.git.log(c.oid, { path, skip, limit: first + 1 })
-  const items = shas.slice(0, first)
+  const git = ctx.host.git
+  const items = await historyShas(git, c.oid, path, skip, first)
   return {
     items: items.map((oid) => ({ kind: 'Commit', oid, path: '' })),
     // GitHub's history cursors: "<start oid> <index>".
     cursors: items.map((_, i) => `${c.oid} ${skip + i}`),
-    hasNextPage: shas.length > first,
+    hasNextPage: async () =>
+      (await git.log(c.oid, { path, skip, limit: first + 1 })).length > first,
     hasPreviousPage: skip > 0,
     totalCount: async () => ctx.host.git.count(c.oid, path)
   }
+}
+
+/**
+ * `git log` from `start` (limited to `path`), `count` commits after `skip`: a spawn, except
+ * for the newest commit that touched a plain path (the product's many
+ * `history(first: 1, path:)` aliases), read from trees without spawning git.
+ */
+async function historyShas(
+  git: GitBacking,
+  start: string,
+  path: string | undefined,
+  skip: number,
+  count: number
+): Promise<string[]> {
+  const plain =
+    path !== undefined &&
+    !/[:*?[\]\\]/.test(path) &&
+    path.split('/').every((s) => s !== '' && s !== '.' && s !== '..')
+  if (plain && skip === 0 && count === 1) {
+    const newest = await git.lastChange(start, path)
+    return newest === undefined ? [] : [newest]
+  }
+  return git.log(start, { path, skip, limit: count })
 }
 
 function historyIndex(cursor: string, oid: string): number {
@@ -457,7 +482,8 @@ const RESOLVERS: Record<string, Resolver> = {
   'PullRequestChangedFile.additions': field<FileChange>((f) => f.additions),
   'PullRequestChangedFile.deletions': field<FileChange>((f) => f.deletions),
 
-  'PageInfo.hasNextPage': field<Connection<unknown>>((c) => c.hasNextPage),
+  'PageInfo.hasNextPage': async (c: Connection<unknown>) =>
+    typeof c.hasNextPage === 'function' ? c.hasNextPage() : c.hasNextPage,
   'PageInfo.hasPreviousPage': field<Connection<unknown>>((c) => c.hasPreviousPage),
   'PageInfo.startCursor': field<Connection<unknown>>((c) => c.cursors[0] ?? null),
   'PageInfo.endCursor': field<Connection<unknown>>((c) => c.cursors.at(-1) ?? null),
