@@ -39,6 +39,8 @@ interface GqlFailure {
   errors?: Json[]
   data?: Json
   response?: { headers: Record<string, string> }
+  /** GraphqlResponseError: the answer's headers. */
+  headers?: Record<string, string>
 }
 const failure = async (p: Promise<unknown>) =>
   (await p.then(
@@ -79,15 +81,17 @@ beforeAll(async () => {
   history = {}
   for (const p of [`${DIR}/a.json`, `${DIR}/x.json.history/0002.json`, 'README.md'])
     history[p] = repo.git('log', '--format=%H', head, '--', p).split('\n')
+  // The schema (~0.5 s, seconds on a loaded machine) is built here, not in the first test.
   fake = await startFakeGitHub({
     repo,
+    preloadGraphql: true,
     pulls: [
       { number: 7, head: { ref: 'feature' }, base: { ref: 'main' }, body: 'Body' },
       { number: 8, head: { ref: 'feature' }, base: { ref: 'main' }, fork: true }
     ]
   })
   octokit = getOctokit('test-token', { baseUrl: fake.url })
-})
+}, 60_000)
 
 afterEach(() => {
   fake.faults.clear()
@@ -139,6 +143,12 @@ describe('pull request', () => {
       per_page: 100
     })
     expect(pr.changedFiles).toBe(rest.length)
+    const { data: restPr } = await octokit.rest.pulls.get({
+      owner: 'acme',
+      repo: 'widgets',
+      pull_number: 7
+    })
+    expect(pr.changedFiles).toBe(restPr.changed_files)
     expect(pr.files.totalCount).toBe(rest.length)
     expect(pr.files.nodes).toHaveLength(100)
     expect(pr.files.pageInfo.hasNextPage).toBe(true)
@@ -671,12 +681,20 @@ describe('faults', () => {
     const err = await failure(gql(q))
     expect(err.name).toBe('GraphqlResponseError')
     expect(err.errors).toMatchObject([{ type: 'RATE_LIMITED' }])
+    expect(err.headers).toMatchObject({
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-resource': 'graphql'
+    })
+    expect(Number(err.headers!['x-ratelimit-reset'])).toBeGreaterThan(
+      Date.now() / 1000 + 20
+    )
     const rec = fake.requestsFor('graphql').at(-1)!
     expect([rec.status, rec.fault]).toEqual([200, 'rate-limit'])
     fake.faults.add({ kind: 'rate-limit', route: 'graphql', status: 403 })
     const err403 = await failure(gql(q))
     expect(err403.status).toBe(403)
     expect(err403.response!.headers['x-ratelimit-remaining']).toBe('0')
+    expect(err403.response!.headers['x-ratelimit-resource']).toBe('graphql')
     expect(Number(err403.response!.headers['x-ratelimit-reset'])).toBeGreaterThan(
       Date.now() / 1000
     )

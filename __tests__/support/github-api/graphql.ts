@@ -41,7 +41,7 @@ import {
   type GitBacking,
   type TreeEntry
 } from './git-backing.js'
-import type { PullView } from './objects.js'
+import type { PullStats, PullView } from './objects.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return -- JSON in, JSON out */
 type Json = any
@@ -97,6 +97,8 @@ export interface GraphqlHost {
   pull(number: number): Promise<PullView | undefined>
   /** The PR's changed files, as `pulls/list-files` lists them (merge base..head, ≤ 3,000). */
   pullFiles(view: PullView): Promise<FileChange[]>
+  /** The PR's counts as `pulls/get` gives them (all changed files, not only the listed). */
+  pullStats(view: PullView): Promise<PullStats>
   /** GraphQL requests answered so far (for `rateLimit`). */
   graphqlRequests(): number
 }
@@ -473,7 +475,11 @@ const RESOLVERS: Record<string, Resolver> = {
     name: p.base.repo.name
   })),
   'PullRequest.changedFiles': async (p: PullView, _a, ctx) =>
-    (await ctx.host.pullFiles(p)).length,
+    (await ctx.host.pullStats(p)).changed_files,
+  'PullRequest.additions': async (p: PullView, _a, ctx) =>
+    (await ctx.host.pullStats(p)).additions,
+  'PullRequest.deletions': async (p: PullView, _a, ctx) =>
+    (await ctx.host.pullStats(p)).deletions,
   'PullRequest.files': async (p: PullView, args, ctx) =>
     window(await ctx.host.pullFiles(p), args),
   ...connectionFields('PullRequestChangedFileConnection', 'PullRequestChangedFileEdge'),

@@ -261,6 +261,7 @@ export class FakeGitHub {
         git: this.git,
         pull: async (n) => (this.pulls.has(n) ? this.pullView(n) : undefined),
         pullFiles: async (view) => this.pullFiles(view),
+        pullStats: async (view) => this.pullStats(view),
         graphqlRequests: () => this.requestsFor('graphql').length
       },
       { blobTextLimit: options.blobTextLimit }
@@ -805,7 +806,7 @@ export class FakeGitHub {
       }
       if (before.kind === 'rate-limit') {
         if (before.status !== undefined || before.retryAfterSeconds !== undefined)
-          return this.rateLimited(before, error)
+          return this.rateLimited(before, error, 'graphql')
         return send(
           200,
           {
@@ -817,7 +818,7 @@ export class FakeGitHub {
               }
             ]
           },
-          { ...headers, ...this.exhausted(before), 'x-ratelimit-resource': 'graphql' }
+          { ...headers, ...this.exhausted(before, 'graphql') }
         )
       }
     }
@@ -874,7 +875,8 @@ export class FakeGitHub {
 
   /** The headers of a spent primary rate limit. */
   private exhausted(
-    f: Extract<FaultSpec, { kind: 'rate-limit' }>
+    f: Extract<FaultSpec, { kind: 'rate-limit' }>,
+    resource = 'core'
   ): Record<string, string> {
     return {
       'x-ratelimit-limit': '1000',
@@ -883,13 +885,14 @@ export class FakeGitHub {
       'x-ratelimit-reset': String(
         Math.floor(Date.now() / 1000) + (f.resetAfterSeconds ?? 60)
       ),
-      'x-ratelimit-resource': 'core'
+      'x-ratelimit-resource': resource
     }
   }
 
   private rateLimited(
     f: Extract<FaultSpec, { kind: 'rate-limit' }>,
-    error: (s: number, m: string, d: string, h?: Record<string, string>) => void
+    error: (s: number, m: string, d: string, h?: Record<string, string>) => void,
+    resource = 'core'
   ): void {
     const status = f.status ?? 403
     if (f.retryAfterSeconds !== undefined) {
@@ -897,14 +900,14 @@ export class FakeGitHub {
         status,
         'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.',
         'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits',
-        { 'retry-after': String(f.retryAfterSeconds) }
+        { 'retry-after': String(f.retryAfterSeconds), 'x-ratelimit-resource': resource }
       )
     }
     error(
       status,
       'API rate limit exceeded for installation. If you reach out to GitHub Support for help, please include the request ID.',
       'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api',
-      this.exhausted(f)
+      this.exhausted(f, resource)
     )
   }
 
