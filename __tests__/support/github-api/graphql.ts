@@ -180,8 +180,6 @@ interface Ctx {
   host: GraphqlHost
   textLimit: number
   fault?: FieldFault
-  unexpected: string[]
-  violations: { rule: string; message: string }[]
   memo: Map<string, Promise<unknown>>
 }
 
@@ -821,8 +819,6 @@ export class GraphqlEndpoint {
       host: this.host,
       textLimit: this.textLimit,
       fault,
-      unexpected: answer.unexpected,
-      violations: answer.violations,
       memo: new Map()
     }
     const result = await execute({
