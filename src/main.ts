@@ -21,7 +21,17 @@ import { evaluate } from './gate/evaluate.js'
 import type { Report } from './gate/report.js'
 import { apiSource } from './github/api-source.js'
 import { createClient, type Octokit } from './github/client.js'
-import { findPullRequestByHead, getPullRequest, pendingFields } from './github/pulls.js'
+import { graphqlFailure, readWithGraphql } from './github/graphql-source.js'
+import {
+  findPullRequestByHead,
+  getPullRequest,
+  type PullRequestInfo
+} from './github/pulls.js'
+import { deferralSinkPath } from './gate/deferred.js'
+import { isJsonObject, own } from './receipts/json.js'
+import type { EventRoute } from './action/event.js'
+import { logUntrustedLines } from './action/log.js'
+import type { ReceiptSource } from './source/types.js'
 
 /** Runs the action; never throws (a failure fails the step with one clear message). */
 export async function run(): Promise<void> {
@@ -66,33 +76,79 @@ export async function run(): Promise<void> {
       return await finish(report, inputs, context, to(route.headSha, false))
     }
     if (number === null) throw new Error('no pull request to gate')
-    // When the event names the head, the receipts are listed while the PR is read.
-    const pr = pendingFields(getPullRequest(octokit, context.owner, context.repo, number))
-    const head = route.headSha ?? (await pr.headSha)
-
+    // One GraphQL read: the PR, and (the event naming the head) the receipts with it.
+    const read = await readPull(octokit, inputs, context, route, number)
+    const head = route.headSha ?? read.pull.headSha
     // The receipts: from the workspace when it holds the head's history, else the API.
     const source =
-      (await workspaceSource(context.workspace, head, pr.baseSha)) ??
-      apiSource({
-        octokit,
-        owner: context.owner,
-        repo: context.repo,
-        head,
-        pullNumber: number,
-        changedFiles: pr.changedFiles
-      })
+      (await workspaceSource(context.workspace, head, read.pull.baseSha)) ??
+      read.source(head)
     const report = await evaluate({
       source,
       options: inputs.gate,
-      body: pr.body,
-      branch: pr.headRef
+      body: read.pull.body,
+      branch: read.pull.headRef
     })
-    await finish(report, inputs, context, to(head, await pr.fork))
+    await finish(report, inputs, context, to(head, read.pull.fork))
   } catch (error) {
     core.setFailed(
       `Receipt Gate: ${error instanceof Error ? error.message : String(error)}`
     )
   }
+}
+
+/**
+ * The PR and a source for its receipts: GraphQL (one request for the PR, the folder and
+ * the deferral file), or REST where GraphQL fails (refused for the token, an outage, its
+ * own rate limit): the same questions, more requests.
+ */
+async function readPull(
+  octokit: Octokit,
+  inputs: ActionInputs,
+  context: RunContext,
+  route: EventRoute,
+  number: number
+): Promise<{ pull: PullRequestInfo; source: (head: string) => ReceiptSource }> {
+  const headSha =
+    route.kind === 'pull' || route.kind === 'workflow-run' ? route.headSha : null
+  const branch = headSha ? eventBranch(route, context) : null
+  try {
+    return await readWithGraphql({
+      octokit,
+      owner: context.owner,
+      repo: context.repo,
+      number,
+      head: headSha,
+      branchSinkPath: branch ? deferralSinkPath(branch) : null,
+      receiptsDir: inputs.gate.receiptsDir
+    })
+  } catch (error) {
+    logUntrustedLines([
+      `Receipt Gate: the GraphQL read failed (${graphqlFailure(error)}); reading through REST`
+    ])
+    const pull = await getPullRequest(octokit, context.owner, context.repo, number)
+    return {
+      pull,
+      source: (head) =>
+        apiSource({
+          octokit,
+          owner: context.owner,
+          repo: context.repo,
+          head,
+          pullNumber: number,
+          changedFiles: pull.changedFiles
+        })
+    }
+  }
+}
+
+/** The head branch the event names (the deferral file's name comes from it). */
+function eventBranch(route: EventRoute, context: RunContext): string | null {
+  if (route.kind === 'workflow-run') return route.headBranch
+  const pull = own(context.payload, 'pull_request')
+  const head = isJsonObject(pull) ? own(pull, 'head') : undefined
+  const ref = isJsonObject(head) ? own(head, 'ref') : undefined
+  return typeof ref === 'string' && ref !== '' ? ref : null
 }
 
 /** Publishes, writes the summary and the report, sets outputs, and fails the step when it must. */

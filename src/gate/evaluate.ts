@@ -20,7 +20,7 @@ import {
 import { inspectReceipt, type ReadableReceipt } from '../receipts/receipt.js'
 import { TYPE_TO_KIND } from '../receipts/limits.js'
 import type { FindingsContainer } from '../receipts/schema.js'
-import type { ReceiptSource, TreeEntry } from '../source/types.js'
+import type { ReceiptCommit, ReceiptSource, TreeEntry } from '../source/types.js'
 import { limiter, mapLimit } from '../util/concurrency.js'
 import { buildAnnotations } from './annotations.js'
 import { auditDeferred, deferralSinkPath } from './deferred.js'
@@ -373,8 +373,15 @@ async function judgeAll(
   const inferred = new Map<string, { sha: string | null; reason: string | null }>()
   if (options.unboundHead === 'history') {
     const unbound = pending.filter((item) => item.kind === 'unbound')
+    // One request for all of them where the source can (GraphQL aliases), else one each.
+    const batch = await source.receiptCommits?.(unbound.map((item) => item.plan.path))
     const found = await mapLimit(unbound, 8, async (item) =>
-      inferFromHistory(source, item.plan.path, isBookkeeping)
+      inferFromHistory(
+        batch?.has(item.plan.path)
+          ? (batch.get(item.plan.path) ?? null)
+          : await source.receiptCommit(item.plan.path),
+        isBookkeeping
+      )
     )
     unbound.forEach((item, index) =>
       inferred.set(item.plan.path, found[index] ?? { sha: null, reason: null })
@@ -391,12 +398,10 @@ async function judgeAll(
 }
 
 /** The history rule: R = first parent of the newest commit that changed the receipt, if that commit is bookkeeping only. */
-async function inferFromHistory(
-  source: ReceiptSource,
-  path: string,
+function inferFromHistory(
+  commit: ReceiptCommit | null,
   isBookkeeping: BookkeepingMatcher
-): Promise<{ sha: string | null; reason: string | null }> {
-  const commit = await source.receiptCommit(path)
+): { sha: string | null; reason: string | null } {
   if (commit === null)
     return { sha: null, reason: 'stale: no commit that added the receipt was found' }
   const code = (commit.changedPaths ?? []).filter((changed) => !isBookkeeping(changed))

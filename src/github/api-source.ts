@@ -104,7 +104,7 @@ type RawTree = { tree: unknown; truncated?: unknown }
  * Lists `dir` at the head from one recursive tree of that folder only (SPEC §2: a
  * whole-repo recursive tree truncates on large repos).
  */
-async function listTree(
+export async function listTree(
   octokit: Octokit,
   base: { owner: string; repo: string },
   head: string,
@@ -181,7 +181,7 @@ async function walkTo(
   return data
 }
 
-async function readBlob(
+export async function readBlob(
   octokit: Octokit,
   base: { owner: string; repo: string },
   sha: string
@@ -218,7 +218,7 @@ function isUnknownName(error: unknown): boolean {
 }
 
 /** One compare call per reviewed SHA: `R...H`. */
-async function ancestry(
+export async function ancestry(
   octokit: Octokit,
   base: { owner: string; repo: string },
   reviewed: string,

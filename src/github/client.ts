@@ -124,7 +124,11 @@ function perAttempt(timeScale: number, log: (line: string) => void) {
   return (octokit: Core): void => {
     octokit.hook.wrap('request', async (request, options) => {
       const params = options as unknown as Params
-      const read = params.method === 'GET' || params.method === 'HEAD'
+      // The product's GraphQL requests are all queries: reads, retried like REST reads.
+      const read =
+        params.method === 'GET' ||
+        params.method === 'HEAD' ||
+        /\/graphql$/.test(params.url)
       const signal = AbortSignal.timeout(attemptTimeoutMs(timeScale))
       params.request = { ...params.request, signal, ...(read ? {} : { retries: 0 }) }
       try {

@@ -64,6 +64,8 @@ export interface ReceiptSource {
   ancestry(reviewed: string): Promise<Ancestry>
   /** The newest commit at or before the head that changed `path`, or null. */
   receiptCommit(path: string): Promise<ReceiptCommit | null>
+  /** {@link receiptCommit} for many paths at once, where a source can ask in one request. */
+  receiptCommits?(paths: readonly string[]): Promise<Map<string, ReceiptCommit | null>>
 }
 
 /**

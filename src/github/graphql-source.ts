@@ -1,0 +1,486 @@
+/**
+ * The API source over GraphQL (issue 24): one query reads the pull request, the receipts
+ * folder at the head with every blob's text, and the deferral file, so a run's reads do
+ * not grow with receipts. What GraphQL cannot give byte for byte (binary, truncated or
+ * non-UTF-8 blobs, folders deeper than the query reaches) falls back to the REST reads of
+ * api-source.ts, as do the compares (one per reviewed SHA).
+ */
+import { createHash } from 'node:crypto'
+import { limiter } from '../util/concurrency.js'
+import {
+  FILE_READ_CAP,
+  notAFile,
+  overFileCap,
+  type ReceiptCommit,
+  type ReceiptSource,
+  type TreeEntry,
+  type TreeListing
+} from '../source/types.js'
+import {
+  PR_FILES_CAP,
+  ancestry,
+  listTree as restListTree,
+  readBlob as restReadBlob
+} from './api-source.js'
+import type { Octokit } from './client.js'
+import type { PullRequestInfo } from './pulls.js'
+
+/** Levels of the receipts folder read in the query (`x.json.history/` is the second). */
+export const TREE_DEPTH = 3
+const BLOB_CONCURRENCY = 8
+
+export interface GraphqlReadOptions {
+  octokit: Octokit
+  owner: string
+  repo: string
+  number: number
+  /** The head the event names, when it does: the folder is then read in the same query. */
+  head: string | null
+  /** The head branch the event names: the deferral file is then read in the same query. */
+  branchSinkPath: string | null
+  receiptsDir: string
+}
+
+export interface GraphqlRead {
+  pull: PullRequestInfo
+  /** The receipt source at `head` (what was read with the PR is used when it is that head). */
+  source(head: string): GraphqlSource
+}
+
+export interface GraphqlSource extends ReceiptSource {
+  /** Blobs read through REST because GraphQL could not give their exact bytes. */
+  readonly restBlobReads: () => number
+}
+
+// ------------------------------------------------------------------ the answers
+
+type Json = Record<string, unknown>
+
+interface BlobFacts {
+  byteSize: number
+  isBinary: boolean | null
+  isTruncated: boolean
+  text: string | null
+}
+
+interface GqlEntry {
+  name: string
+  type: string
+  mode: number
+  oid: string
+  blob: BlobFacts | null
+  /** The entries of a tree the query reached; null for one it did not. */
+  entries: GqlEntry[] | null
+}
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null)
+
+/** An API answer is untrusted: anything unexpected is an error, not a crash. */
+class BadAnswer extends Error {
+  constructor(what: string) {
+    super(`GraphQL answer without ${what}`)
+  }
+}
+
+function blobOf(value: unknown): BlobFacts | null {
+  if (!isObject(value) || typeof value.byteSize !== 'number') return null
+  return {
+    byteSize: value.byteSize,
+    isBinary: typeof value.isBinary === 'boolean' ? value.isBinary : null,
+    isTruncated: value.isTruncated === true,
+    text: str(value.text)
+  }
+}
+
+function entriesOf(value: unknown): GqlEntry[] | null {
+  if (!Array.isArray(value)) return null
+  return value.flatMap((raw): GqlEntry[] => {
+    if (!isObject(raw)) return []
+    const name = str(raw.name)
+    const type = str(raw.type)
+    const oid = str(raw.oid)
+    if (!name || !type || !oid || typeof raw.mode !== 'number') return []
+    const object = isObject(raw.object) ? raw.object : null
+    return [
+      {
+        name,
+        type,
+        mode: raw.mode,
+        oid,
+        blob: blobOf(object),
+        entries: object ? entriesOf(object.entries) : null
+      }
+    ]
+  })
+}
+
+// ------------------------------------------------------------------ the queries
+
+const BLOB = 'byteSize isBinary isTruncated text'
+
+/** Tree entries with their blobs, `depth` levels deep. */
+function entriesSelection(depth: number): string {
+  const inner = depth > 1 ? ` ... on Tree { ${entriesSelection(depth - 1)} }` : ''
+  return `entries { name type mode oid object { ... on Blob { ${BLOB} }${inner} } }`
+}
+
+const FILES =
+  'files(first: 100, after: $after) { pageInfo { hasNextPage endCursor } nodes { path } }'
+
+/** The one read: the PR, and when the head is known, the folder and the deferral file. */
+function mainQuery(withFolder: boolean, withSink: boolean): string {
+  const vars = [
+    '$owner: String!',
+    '$name: String!',
+    '$number: Int!',
+    '$after: String',
+    ...(withFolder ? ['$folder: String!'] : []),
+    ...(withSink ? ['$head: GitObjectID!', '$sink: String!'] : [])
+  ]
+  return `query receiptGate(${vars.join(', ')}) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      number body headRefOid baseRefOid headRefName isCrossRepository changedFiles
+      ${FILES}
+    }
+    ${withFolder ? `folder: object(expression: $folder) { ... on Tree { ${entriesSelection(TREE_DEPTH)} } }` : ''}
+    ${withSink ? `head: object(oid: $head) { ... on Commit { sink: file(path: $sink) { name type mode oid object { ... on Blob { ${BLOB} } } } } }` : ''}
+  }
+}`
+}
+
+const FILES_QUERY = `query receiptGateFiles($owner: String!, $name: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $name) { pullRequest(number: $number) { ${FILES} } }
+}`
+
+const FOLDER_QUERY = `query receiptGateFolder($owner: String!, $name: String!, $folder: String!) {
+  repository(owner: $owner, name: $name) {
+    folder: object(expression: $folder) { ... on Tree { ${entriesSelection(TREE_DEPTH)} } }
+  }
+}`
+
+const SINK_QUERY = `query receiptGateFile($owner: String!, $name: String!, $head: GitObjectID!, $sink: String!) {
+  repository(owner: $owner, name: $name) {
+    head: object(oid: $head) { ... on Commit { sink: file(path: $sink) { name type mode oid object { ... on Blob { ${BLOB} } } } } }
+  }
+}`
+
+/** `history(first: 1, path:)` per receipt, aliased, all in one query. */
+function historyQuery(count: number): string {
+  const vars = Array.from({ length: count }, (_, i) => `$p${i}: String!`)
+  const aliases = Array.from(
+    { length: count },
+    (_, i) =>
+      `h${i}: history(first: 1, path: $p${i}) { nodes { oid parents(first: 1) { nodes { oid } } } }`
+  )
+  return `query receiptGateHistory($owner: String!, $name: String!, $head: GitObjectID!, ${vars.join(', ')}) {
+  repository(owner: $owner, name: $name) {
+    object(oid: $head) { ... on Commit { ${aliases.join('\n')} } }
+  }
+}`
+}
+
+// ------------------------------------------------------------------ the read
+
+interface Files {
+  paths: string[]
+  next: string | null
+}
+
+function filesOf(pull: Json): Files {
+  const files = pull.files
+  if (!isObject(files) || !Array.isArray(files.nodes) || !isObject(files.pageInfo))
+    throw new BadAnswer('the pull request files')
+  const paths = files.nodes.flatMap((node) =>
+    isObject(node) && typeof node.path === 'string' ? [node.path] : []
+  )
+  const next = files.pageInfo.hasNextPage === true ? str(files.pageInfo.endCursor) : null
+  return { paths, next }
+}
+
+/** The folder at the head: null when absent or not a folder (an empty listing). */
+const folderEntries = (repository: Json): GqlEntry[] | null =>
+  isObject(repository.folder) ? entriesOf(repository.folder.entries) : null
+
+function sinkEntry(repository: Json): GqlEntry | null {
+  const head = repository.head
+  if (!isObject(head)) return null
+  return (
+    entriesOf(head.sink === null || head.sink === undefined ? [] : [head.sink])?.[0] ??
+    null
+  )
+}
+
+/** Reads the PR (and, with a head, the receipts) in one query. */
+export async function readWithGraphql(options: GraphqlReadOptions): Promise<GraphqlRead> {
+  const { octokit, owner, repo, number, head, receiptsDir } = options
+  const sinkPath = head ? options.branchSinkPath : null
+  const data = await octokit.graphql<Json>(mainQuery(head !== null, sinkPath !== null), {
+    owner,
+    name: repo,
+    number,
+    ...(head ? { folder: `${head}:${receiptsDir}` } : {}),
+    ...(sinkPath && head ? { head, sink: sinkPath } : {})
+  })
+  const repository = isObject(data.repository) ? data.repository : null
+  const raw =
+    repository && isObject(repository.pullRequest) ? repository.pullRequest : null
+  if (!repository || !raw) throw new BadAnswer('the pull request')
+  const headSha = str(raw.headRefOid)
+  const baseSha = str(raw.baseRefOid)
+  if (!headSha || !baseSha) throw new BadAnswer("the pull request's commits")
+  const pull: PullRequestInfo = {
+    number,
+    headSha,
+    headRef: str(raw.headRefName) ?? '',
+    baseSha,
+    // GitHub's `body` is String!: an empty description reads "" where REST gives null.
+    body: str(raw.body) || null,
+    changedFiles: typeof raw.changedFiles === 'number' ? raw.changedFiles : 0,
+    fork: raw.isCrossRepository === true
+  }
+  const files = filesOf(raw)
+  const prefetched = {
+    head,
+    folder: head ? folderEntries(repository) : undefined,
+    sink: sinkPath ? { path: sinkPath, entry: sinkEntry(repository) } : undefined
+  }
+  return {
+    pull,
+    source: (at) =>
+      graphqlSource({
+        octokit,
+        owner,
+        repo,
+        number,
+        head: at,
+        changedFiles: pull.changedFiles,
+        files,
+        receiptsDir,
+        prefetched: prefetched.head === at ? prefetched : {}
+      })
+  }
+}
+
+interface SourceOptions {
+  octokit: Octokit
+  owner: string
+  repo: string
+  number: number
+  head: string
+  changedFiles: number
+  files: Files
+  receiptsDir: string
+  prefetched: {
+    folder?: GqlEntry[] | null
+    sink?: { path: string; entry: GqlEntry | null }
+  }
+}
+
+/** A {@link ReceiptSource} over GraphQL, with REST where GraphQL cannot answer exactly. */
+function graphqlSource(options: SourceOptions): GraphqlSource {
+  const { octokit, owner, repo, head, prefetched } = options
+  const base = { owner, repo }
+  const limit = limiter(BLOB_CONCURRENCY)
+  // Blob texts checked against their ids, by id.
+  const exact = new Map<string, Uint8Array>()
+  let restBlobs = 0
+  const restBlob = async (sha: string): Promise<Uint8Array | string> => {
+    restBlobs++
+    return limit(async () => restReadBlob(octokit, base, sha))
+  }
+  const folder = async (dir: string): Promise<GqlEntry[] | null> => {
+    if (dir === options.receiptsDir && prefetched.folder !== undefined)
+      return prefetched.folder
+    const data = await octokit.graphql<Json>(FOLDER_QUERY, {
+      owner,
+      name: repo,
+      folder: `${head}:${dir}`
+    })
+    return isObject(data.repository) ? folderEntries(data.repository) : null
+  }
+
+  return {
+    head,
+    restBlobReads: () => restBlobs,
+    async listTree(dir) {
+      const entries = await folder(dir)
+      if (!entries) return { entries: [], truncated: false }
+      return flatten(entries, dir, exact, async (deeper) =>
+        restListTree(octokit, base, head, deeper)
+      )
+    },
+    async readBlobs(shas) {
+      const blobs = await Promise.all(
+        shas.map(async (sha) => exact.get(sha) ?? restBlob(sha))
+      )
+      return new Map(shas.map((sha, index) => [sha, blobs[index] as Uint8Array | string]))
+    },
+    async readFile(path) {
+      const sink =
+        prefetched.sink?.path === path
+          ? prefetched.sink.entry
+          : await readSink(octokit, base, head, path)
+      if (!sink) return null
+      const type =
+        sink.type === 'tree' ? 'dir' : sink.type === 'commit' ? 'submodule' : null
+      if (type) return notAFile(path, type)
+      if (sink.mode === 0o120000) return notAFile(path, 'symlink')
+      if (!sink.blob) return notAFile(path, sink.type)
+      if (sink.blob.byteSize > FILE_READ_CAP) return overFileCap(path)
+      return exactBytes(sink.oid, sink.blob) ?? restBlob(sink.oid)
+    },
+    async changedPaths() {
+      if (options.changedFiles > PR_FILES_CAP) {
+        return {
+          paths: null,
+          note: `the PR changes ${options.changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
+        }
+      }
+      const paths = [...options.files.paths]
+      for (let after = options.files.next; after !== null;) {
+        const data = await octokit.graphql<Json>(FILES_QUERY, {
+          owner,
+          name: repo,
+          number: options.number,
+          after
+        })
+        const pull =
+          isObject(data.repository) && isObject(data.repository.pullRequest)
+            ? data.repository.pullRequest
+            : null
+        if (!pull) throw new BadAnswer('the pull request files')
+        const page = filesOf(pull)
+        paths.push(...page.paths)
+        after = page.next
+      }
+      return { paths }
+    },
+    ancestry: async (reviewed) => ancestry(octokit, base, reviewed, head),
+    receiptCommit: async (path) => (await receiptCommits([path])).get(path) ?? null,
+    receiptCommits
+  }
+
+  async function receiptCommits(
+    paths: readonly string[]
+  ): Promise<Map<string, ReceiptCommit | null>> {
+    const found = new Map<string, ReceiptCommit | null>()
+    if (paths.length === 0) return found
+    const data = await octokit.graphql<Json>(historyQuery(paths.length), {
+      owner,
+      name: repo,
+      head,
+      ...Object.fromEntries(paths.map((path, i) => [`p${i}`, path]))
+    })
+    const commit =
+      isObject(data.repository) && isObject(data.repository.object)
+        ? data.repository.object
+        : null
+    if (!commit) throw new BadAnswer('the head commit')
+    paths.forEach((path, i) => found.set(path, newestOf(commit[`h${i}`])))
+    return found
+  }
+}
+
+/** The first node of a `history(first: 1)` answer, with its first parent. */
+function newestOf(history: unknown): ReceiptCommit | null {
+  const nodes: unknown = isObject(history) ? history.nodes : null
+  const node: unknown = Array.isArray(nodes) ? nodes[0] : null
+  if (!isObject(node) || typeof node.oid !== 'string') return null
+  const parents: unknown = isObject(node.parents) ? node.parents.nodes : null
+  const parent =
+    Array.isArray(parents) && isObject(parents[0]) ? str(parents[0].oid) : null
+  // changedPaths null: the compare of the parent with the head covers this commit.
+  return { sha: node.oid, parent, changedPaths: null }
+}
+
+async function readSink(
+  octokit: Octokit,
+  base: { owner: string; repo: string },
+  head: string,
+  path: string
+): Promise<GqlEntry | null> {
+  const data = await octokit.graphql<Json>(SINK_QUERY, {
+    owner: base.owner,
+    name: base.repo,
+    head,
+    sink: path
+  })
+  return isObject(data.repository) ? sinkEntry(data.repository) : null
+}
+
+/**
+ * The folder's entries as the REST listing gives them (blobs and submodules, recursive);
+ * texts whose bytes hash to their ids go to `exact`. A tree the query did not reach is
+ * listed through REST.
+ */
+async function flatten(
+  entries: GqlEntry[],
+  dir: string,
+  exact: Map<string, Uint8Array>,
+  deeper: (dir: string) => Promise<TreeListing>
+): Promise<TreeListing> {
+  const out: TreeEntry[] = []
+  let truncated = false
+  const walk = async (level: GqlEntry[], at: string): Promise<void> => {
+    for (const entry of level) {
+      const path = `${at}/${entry.name}`
+      if (entry.type === 'tree') {
+        if (entry.entries) await walk(entry.entries, path)
+        else {
+          const listing = await deeper(path)
+          out.push(...listing.entries)
+          truncated ||= listing.truncated
+        }
+        continue
+      }
+      out.push({
+        path,
+        type: entry.type === 'commit' ? 'commit' : 'blob',
+        mode: entry.mode.toString(8).padStart(6, '0'),
+        sha: entry.oid,
+        size: entry.blob?.byteSize ?? null
+      })
+      const bytes = entry.blob ? exactBytes(entry.oid, entry.blob) : null
+      if (bytes) exact.set(entry.oid, bytes)
+    }
+  }
+  await walk(entries, dir)
+  return { entries: out, truncated }
+}
+
+/**
+ * A blob's bytes from its text, only when they are exactly the blob: GitHub gives text
+ * (invalid UTF-8 replaced), so the text's UTF-8 bytes must hash to the blob's id.
+ */
+function exactBytes(oid: string, blob: BlobFacts): Uint8Array | null {
+  if (blob.isBinary !== false || blob.isTruncated || blob.text === null) return null
+  const bytes = Buffer.from(blob.text, 'utf8')
+  return gitBlobId(bytes, oid.length === 64 ? 'sha256' : 'sha1') === oid.toLowerCase()
+    ? bytes
+    : null
+}
+
+/** git's object id of a blob: the hash of `blob <length>\0<bytes>`. */
+export function gitBlobId(bytes: Uint8Array, algorithm: 'sha1' | 'sha256'): string {
+  return createHash(algorithm)
+    .update(`blob ${bytes.length}\0`)
+    .update(bytes)
+    .digest('hex')
+}
+
+/**
+ * Whether a failed GraphQL read should fall back to REST: always, since REST answers the
+ * same questions (a token refused GraphQL, a GraphQL outage or rate limit — a separate
+ * budget — or an answer this source cannot use).
+ */
+export function graphqlFailure(error: unknown): string {
+  const e = error as { errors?: unknown; message?: unknown }
+  const types = Array.isArray(e.errors)
+    ? e.errors.flatMap((x) => (isObject(x) && typeof x.type === 'string' ? [x.type] : []))
+    : []
+  const message = typeof e.message === 'string' ? e.message.split('\n')[0] : 'failed'
+  return types.length > 0 ? `${types.join(', ')}: ${message}` : (message ?? 'failed')
+}
