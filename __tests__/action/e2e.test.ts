@@ -8,7 +8,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BuiltObject } from '../support/receipt-builders.js'
-import { DIR, prFixture, receiptWith, runOnPr, type PrFixture } from './support.js'
+import {
+  DIR,
+  prFixture,
+  receiptWith,
+  refuseGraphql,
+  runOnPr,
+  type PrFixture
+} from './support.js'
 import type { ActionRun } from '../support/runner.js'
 import MarkdownIt from 'markdown-it'
 
@@ -38,6 +45,19 @@ async function run(
   runs.push(result)
   return result
 }
+
+/** Requests of one run by operation, the refused GraphQL read aside. */
+const countOf = (r: ActionRun): Record<string, number> => {
+  const counts: Record<string, number> = {}
+  for (const q of r.requests)
+    if (q.operationId !== null && q.operationId !== 'graphql')
+      counts[q.operationId] = (counts[q.operationId] ?? 0) + 1
+  return counts
+}
+
+/** The operations one run used, each once (a read retried on a slow machine is one). */
+const operations = (r: ActionRun): string[] =>
+  [...new Set(r.requests.map((q) => q.operationId ?? `${q.route}`))].sort()
 
 const writes = (r: ActionRun) => r.requests.filter((q) => q.method !== 'GET')
 
@@ -86,11 +106,20 @@ describe('the action on a pull request', () => {
     // Written in pieces (issue 7), read as `check --format json` prints it.
     expect(reportText).toBe(`${JSON.stringify(report, null, 2)}\n`)
     expect(result.stdout).toContain('::stop-commands::')
-    // The blob's JSON form (base64): fetch would decode a raw answer as text.
-    const blobs = result.requests.filter((q) => q.operationId === 'git/get-blob')
+    // One GraphQL read (the PR, the receipt's text, the deferral file), one compare, one write.
+    expect(operations(result)).toEqual([
+      'checks/create',
+      'graphql',
+      'repos/compare-commits-with-basehead'
+    ])
+    // Through REST, the blob's JSON form (base64): fetch would decode a raw answer as text.
+    refuseGraphql(f)
+    const rest = await run(f)
+    expect(rest.outputs).toMatchObject({ conclusion: 'success', receipts: '1' })
+    const blobs = rest.requests.filter((q) => q.operationId === 'git/get-blob')
     expect(blobs.length).toBeGreaterThan(0)
     for (const blob of blobs) expect(blob.accept).not.toMatch(/raw/)
-  })
+  }, 20_000)
 
   it('a receipt that is not valid UTF-8 is read as its exact bytes through the API', async () => {
     let at = 0
@@ -116,6 +145,7 @@ describe('the action on a pull request', () => {
       {},
       { rawBlobs: false }
     )
+    refuseGraphql(f) // the REST source reads the blobs
     const result = await run(f)
     expect(result.stderr).toBe('')
     expect(result.outputs).toMatchObject({ conclusion: 'failure', receipts: '1' })
@@ -218,7 +248,7 @@ describe('the action on a pull request', () => {
     const result = await run(f, { workspace: f.repo.path })
     expect(result.exitCode).toBe(0)
     expect(result.requests.map((q) => q.operationId)).toEqual([
-      'pulls/get',
+      'graphql',
       'checks/create'
     ])
   })
@@ -242,18 +272,31 @@ describe('the action on a pull request', () => {
     )
     const why =
       'deferral file unreadable, its bullets unknown: .flow/review-deferred/feature-fn-7.md is over the 1 MiB read cap'
+    const results: ActionRun[] = []
     for (const workspace of [f.emptyWorkspace, f.repo.path]) {
       const result = await run(f, { workspace })
+      results.push(result)
       expect(result.exitCode).toBe(1)
       const report = JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8'))
       expect(report.deferred).toMatchObject({ expected: 1, named: 1, unnamed: [why] })
       expect(report.conclusion).toBe('failure')
     }
-    // The API source read it once, through the contents API (encoding: none past 1 MB).
+    // The API source knew its size from the GraphQL read: no content asked for.
+    expect(operations(results[0]!)).toEqual([
+      'checks/create',
+      'graphql',
+      'repos/compare-commits-with-basehead'
+    ])
+    // Through REST, once, by the contents API (encoding: none past 1 MB).
+    refuseGraphql(f)
+    const rest = await run(f)
+    expect(rest.exitCode).toBe(1)
+    const report = JSON.parse(readFileSync(rest.outputs.report ?? '', 'utf8'))
+    expect(report.deferred).toMatchObject({ expected: 1, named: 1, unnamed: [why] })
     expect(
-      f.fake.requests.filter((q) => q.operationId === 'repos/get-content')
+      rest.requests.filter((q) => q.operationId === 'repos/get-content')
     ).toHaveLength(1)
-  })
+  }, 20_000)
 
   it('behind a proxy: requests go through the toolkit proxy agent, NO_PROXY honoured', async () => {
     const f = await fixture((reviewed, base) => ({
@@ -277,15 +320,13 @@ describe('the action on a pull request', () => {
     // The first answer to the PR read comes after the deadline (20 s × 0.001, floored at
     // 1 s): that attempt times out and the read is asked again. Without the deadline it
     // would simply be answered late, once.
-    f.fake.faults.add({ kind: 'latency', route: 'pulls/get', ms: 1500, times: 1 })
+    f.fake.faults.add({ kind: 'latency', route: 'graphql', ms: 1500, times: 1 })
     const result = await run(f, {
       env: { HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9' }
     })
     expect(result.exitCode).toBe(0)
-    expect(result.stdout).toMatch(
-      /^GET \/repos\/\{owner\}\/\{repo\}\/pulls\/\{pull_number\}: network error; retrying/m
-    )
-    expect(f.fake.requests.filter((q) => q.operationId === 'pulls/get')).toHaveLength(2)
+    expect(result.stdout).toMatch(/^POST \/graphql: network error; retrying/m)
+    expect(f.fake.requests.filter((q) => q.operationId === 'graphql')).toHaveLength(2)
   }, 15_000)
 })
 
@@ -565,11 +606,13 @@ describe('requests (SPEC §9)', () => {
           q.status
         ])
     const named = await fixture(receipts)
+    refuseGraphql(named)
     const head = named.repo.revParse('feature/fn-7')
     const byName = await run(named)
     expect(trees(byName)).toEqual([[`${head}:${DIR}?recursive=1`, 200]])
 
     const refused = await fixture(receipts, {}, { treePaths: false })
+    refuseGraphql(refused)
     const walked = await run(refused)
     expect(
       trees(walked).map(([path, status]) => [String(path).slice(41), status])
@@ -587,12 +630,17 @@ describe('requests (SPEC §9)', () => {
     }
 
     const none = await fixture(() => ({ 'docs/readme.md': 'no receipts\n' }))
+    // Through GraphQL a missing folder is a null object: no tree read at all.
+    const missingGql = await run(none)
+    expect(trees(missingGql)).toEqual([])
+    expect(missingGql.outputs).toMatchObject({ receipts: '0' })
+    refuseGraphql(none)
     const missing = await run(none)
     expect(trees(missing).map(([, status]) => status)).toEqual([404, 200])
     expect(missing.outputs).toMatchObject({ receipts: '0' })
-  })
+  }, 20_000)
 
-  it('unbound receipts through the API: one commit lookup each, one compare per distinct reviewed SHA', async () => {
+  it('unbound receipts through the API: one history query for all (REST: one commit lookup each), one compare per distinct reviewed SHA', async () => {
     const legacy = (id: string) =>
       JSON.stringify({
         type: 'impl_review',
@@ -605,22 +653,31 @@ describe('requests (SPEC §9)', () => {
       [`${DIR}/impl-fn-7.1.json`]: legacy('fn-7.1'),
       [`${DIR}/impl-fn-7.2.json`]: legacy('fn-7.2')
     }))
-    const result = await run(f)
-    expect(result.exitCode).toBe(0)
-    const report = JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8'))
-    expect(
-      report.receipts.map(
-        (r: { currentness: string; headSource: string; label: string }) => [
-          r.currentness,
-          r.headSource,
-          r.label
-        ]
-      )
-    ).toEqual([
+    const rows = (result: ActionRun) =>
+      (
+        JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8')).receipts as {
+          currentness: string
+          headSource: string
+          label: string
+        }[]
+      ).map((r) => [r.currentness, r.headSource, r.label])
+    const inferred = [
       ['current', 'history', 'inferred'],
       ['current', 'history', 'inferred']
-    ])
+    ]
+    const gql = await run(f)
+    expect(gql.exitCode).toBe(0)
+    expect(rows(gql)).toEqual(inferred)
     expect(f.fake.countByOperation()).toEqual({
+      graphql: 2,
+      'repos/compare-commits-with-basehead': 1,
+      'checks/create': 1
+    })
+    refuseGraphql(f)
+    const result = await run(f)
+    expect(result.exitCode).toBe(0)
+    expect(rows(result)).toEqual(inferred)
+    expect(countOf(result)).toEqual({
       'pulls/get': 1,
       'git/get-tree': 1,
       'pulls/list-files': 1,
@@ -630,6 +687,7 @@ describe('requests (SPEC §9)', () => {
       'repos/compare-commits-with-basehead': 1,
       'checks/create': 1
     })
+    expect(result.requests.filter((q) => q.operationId === 'graphql')).toHaveLength(1)
   })
 
   it('a files list of three pages: the receipt on the last one is selected (pages followed from the first, asked beside the PR read)', async () => {
@@ -649,7 +707,9 @@ describe('requests (SPEC §9)', () => {
     expect(result.exitCode).toBe(0)
     expect(result.outputs.conclusion).toBe('success')
     expect(result.outputs.receipts).toBe('1')
-    expect(f.fake.countByOperation()['pulls/list-files']).toBe(3)
+    // Through GraphQL: the first page in the one read, then two pages.
+    expect(f.fake.countByOperation()).toMatchObject({ graphql: 3 })
+    expect(f.fake.countByOperation()['pulls/list-files']).toBeUndefined()
   })
 
   it('an unbound receipt committed together with code is stale through the API too', async () => {

@@ -36,7 +36,9 @@ export interface PrFixture {
 export async function prFixture(
   receipts: (reviewed: string, base: string) => Record<string, string | Uint8Array>,
   pull: Partial<PullRequestSpec> = {},
-  fakeOptions: Partial<Pick<FakeGitHubOptions, 'treePaths' | 'rawBlobs'>> = {}
+  fakeOptions: Partial<
+    Pick<FakeGitHubOptions, 'treePaths' | 'rawBlobs' | 'blobTextLimit' | 'latencyMs'>
+  > = {}
 ): Promise<PrFixture> {
   const repo = GitRepo.init()
   repo.write({
@@ -50,6 +52,8 @@ export async function prFixture(
   repo.write(receipts(reviewed, base))
   repo.commit('chore(flow): record review', { allowEmpty: true })
   const fake = await startFakeGitHub({
+    // The schema is built before the first run, not inside its first request's deadline.
+    preloadGraphql: true,
     ...fakeOptions,
     repo,
     pulls: [
@@ -120,5 +124,16 @@ export async function runOnPr(
     runAttempt: 1,
     ...options,
     env: { RECEIPT_GATE_TIME_SCALE: '0.001', ...(options.env ?? {}) }
+  })
+}
+
+/** GraphQL refused for this token from now on, as GitHub answers it: the action reads through REST. */
+export function refuseGraphql(fixture: PrFixture): void {
+  fixture.fake.faults.add({
+    kind: 'graphql-error',
+    route: 'graphql',
+    type: 'FORBIDDEN',
+    message: 'Resource not accessible by integration',
+    times: Infinity
   })
 }

@@ -472,15 +472,16 @@ export function gitBlobId(bytes: Uint8Array, algorithm: 'sha1' | 'sha256'): stri
 }
 
 /**
- * Whether a failed GraphQL read should fall back to REST: always, since REST answers the
- * same questions (a token refused GraphQL, a GraphQL outage or rate limit — a separate
- * budget — or an answer this source cannot use).
+ * Why the GraphQL read failed, for the log line of the REST fallback (every failure falls
+ * back: a token refused GraphQL, an outage, GraphQL's own rate limit — a separate budget —
+ * or an answer this source cannot use; REST answers the same questions).
  */
 export function graphqlFailure(error: unknown): string {
   const e = error as { errors?: unknown; message?: unknown }
-  const types = Array.isArray(e.errors)
-    ? e.errors.flatMap((x) => (isObject(x) && typeof x.type === 'string' ? [x.type] : []))
-    : []
-  const message = typeof e.message === 'string' ? e.message.split('\n')[0] : 'failed'
-  return types.length > 0 ? `${types.join(', ')}: ${message}` : (message ?? 'failed')
+  const errors = Array.isArray(e.errors) ? e.errors.filter(isObject).slice(0, 3) : []
+  if (errors.length > 0)
+    return errors
+      .map((x) => [str(x.type), str(x.message)].filter(Boolean).join(': '))
+      .join('; ')
+  return typeof e.message === 'string' ? (e.message.split('\n')[0] ?? '') : 'failed'
 }

@@ -1,0 +1,169 @@
+/**
+ * The GraphQL source (issue 24) end to end: dist/index.js against the local API. One query
+ * reads the PR and the receipts; what GraphQL cannot give byte for byte goes through REST;
+ * a refused GraphQL read falls back to the REST source with the same report.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import type { ActionRun } from '../support/runner.js'
+import {
+  DIR,
+  prFixture,
+  receiptWith,
+  refuseGraphql,
+  runOnPr,
+  type PrFixture
+} from './support.js'
+
+const open: PrFixture[] = []
+afterEach(async () => {
+  for (const f of open.splice(0)) {
+    await f.fake.close()
+    f.repo.cleanup()
+  }
+})
+
+async function fixture(...args: Parameters<typeof prFixture>): Promise<PrFixture> {
+  const f = await prFixture(...args)
+  open.push(f)
+  return f
+}
+
+const reportOf = (r: ActionRun): unknown =>
+  JSON.parse(readFileSync(r.outputs.report ?? '', 'utf8'))
+const count = (r: ActionRun, operationId: string): number =>
+  r.requests.filter((q) => q.operationId === operationId).length
+/** The operations one run used, each once (a read retried on a slow machine is one). */
+const operations = (r: ActionRun): string[] =>
+  [...new Set(r.requests.map((q) => q.operationId ?? `${q.route}`))].sort()
+
+/** Runs the action through GraphQL, then with GraphQL refused (REST), on the same PR. */
+async function bothWays(f: PrFixture): Promise<{ gql: ActionRun; rest: ActionRun }> {
+  const gql = await runOnPr(f)
+  refuseGraphql(f)
+  const rest = await runOnPr(f)
+  return { gql, rest }
+}
+
+describe('the GraphQL read', () => {
+  it('10 receipts: one GraphQL request, one compare, one write; no REST tree, blob or PR read', async () => {
+    const f = await fixture((reviewed, base) =>
+      Object.fromEntries(
+        Array.from({ length: 10 }, (_, i) => [
+          `${DIR}/impl-fn-7.${i + 1}.json`,
+          receiptWith(reviewed, base, { id: `fn-7.${i + 1}`, verdict: 'SHIP' })
+        ])
+      )
+    )
+    const { gql, rest } = await bothWays(f)
+    expect(gql.exitCode).toBe(0)
+    expect(gql.outputs).toMatchObject({ conclusion: 'success', receipts: '10' })
+    expect(operations(gql)).toEqual([
+      'checks/create',
+      'graphql',
+      'repos/compare-commits-with-basehead'
+    ])
+    expect(count(gql, 'checks/create')).toBe(1)
+    // The same verdicts through REST, at a request per blob.
+    expect(reportOf(rest)).toEqual(reportOf(gql))
+    expect(count(rest, 'git/get-blob')).toBe(10)
+    expect(count(rest, 'pulls/get')).toBe(1)
+  }, 30_000)
+
+  it('an invalid UTF-8 receipt and a binary one are read through REST blobs and judged as before', async () => {
+    let at = 0
+    const f = await fixture((reviewed, base) => {
+      const text = Buffer.from(receiptWith(reviewed, base, { id: 'fn-7.1' }))
+      at = text.indexOf('Finding 1')
+      text[at] = 0xff // GraphQL's text would carry U+FFFD here: its hash tells
+      const binary = Buffer.from(receiptWith(reviewed, base, { id: 'fn-7.2' }))
+      binary[binary.indexOf('Finding 1')] = 0 // a NUL: GraphQL calls it binary, no text
+      return {
+        [`${DIR}/impl-fn-7.1.json`]: text,
+        [`${DIR}/impl-fn-7.2.json`]: binary,
+        [`${DIR}/impl-fn-7.3.json`]: receiptWith(reviewed, base, { id: 'fn-7.3' })
+      }
+    })
+    const { gql, rest } = await bothWays(f)
+    const report = reportOf(gql) as { receipts: { path: string; reason: string }[] }
+    expect(report.receipts[0]?.reason).toContain(`not valid UTF-8 (at byte ${at})`)
+    expect(report.receipts[1]?.reason).toMatch(/\S/)
+    expect(reportOf(rest)).toEqual(report)
+    // Exactly the two inexact blobs went through REST; the third came with the query.
+    expect(count(gql, 'git/get-blob')).toBe(2)
+    expect(count(gql, 'git/get-tree')).toBe(0)
+  }, 30_000)
+
+  it('a truncated blob text falls back to the REST blob; the verdict is the same', async () => {
+    const f = await fixture(
+      (reviewed, base) => ({
+        [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+          verdict: 'NEEDS_WORK'
+        })
+      }),
+      {},
+      { blobTextLimit: 100 }
+    )
+    const { gql, rest } = await bothWays(f)
+    expect(gql.outputs).toMatchObject({ conclusion: 'failure', receipts: '1' })
+    expect(count(gql, 'git/get-blob')).toBe(1)
+    expect(reportOf(rest)).toEqual(reportOf(gql))
+  }, 30_000)
+
+  it('folders deeper than the query reaches are listed through REST', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/a/b/impl-fn-7.1.json`]: receiptWith(reviewed, base, { id: 'fn-7.1' }),
+      [`${DIR}/a/b/c/impl-fn-7.2.json`]: receiptWith(reviewed, base, { id: 'fn-7.2' })
+    }))
+    const { gql, rest } = await bothWays(f)
+    expect(gql.outputs).toMatchObject({ conclusion: 'success', receipts: '2' })
+    // `a/b/c` is the fourth level: its tree and blob come through REST.
+    expect(
+      gql.requests
+        .filter((q) => q.operationId === 'git/get-tree')
+        .map((q) => decodeURIComponent(q.path).replace(/^.*\/git\/trees\/[0-9a-f]+:/, ''))
+    ).toEqual([`${DIR}/a/b/c?recursive=1`])
+    expect(count(gql, 'git/get-blob')).toBe(1)
+    expect(reportOf(rest)).toEqual(reportOf(gql))
+  }, 30_000)
+})
+
+describe('GraphQL failing', () => {
+  it('refused (FORBIDDEN): the REST source, the same report, and why in the log', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, { verdict: 'NEEDS_WORK' })
+    }))
+    const { gql, rest } = await bothWays(f)
+    expect(rest.exitCode).toBe(1)
+    expect(reportOf(rest)).toEqual(reportOf(gql))
+    expect(rest.stdout).toMatch(
+      /the GraphQL read failed \(FORBIDDEN: .*Resource not accessible by integration.*\); reading through REST/
+    )
+    expect(count(rest, 'graphql')).toBe(1)
+    expect(count(rest, 'pulls/get')).toBe(1)
+  }, 30_000)
+
+  it('an HTTP 403 without a rate limit: the REST source', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)
+    }))
+    f.fake.faults.add({ kind: 'status', route: 'graphql', status: 403, times: Infinity })
+    const result = await runOnPr(f)
+    expect(result.outputs).toMatchObject({ conclusion: 'success', receipts: '1' })
+    expect(count(result, 'graphql')).toBe(1)
+    expect(count(result, 'git/get-blob')).toBe(1)
+  }, 30_000)
+
+  it('5xx answers are retried (the client policy for reads); no REST reads', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)
+    }))
+    f.fake.faults.failFirst('graphql', 2, 502)
+    const result = await runOnPr(f)
+    expect(result.outputs).toMatchObject({ conclusion: 'success', receipts: '1' })
+    expect(result.stdout).toMatch(/^POST \/graphql: HTTP 502; retrying/m)
+    expect(count(result, 'graphql')).toBeGreaterThanOrEqual(3)
+    expect(count(result, 'pulls/get')).toBe(0)
+    expect(count(result, 'git/get-blob')).toBe(0)
+  }, 30_000)
+})
