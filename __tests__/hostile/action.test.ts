@@ -224,6 +224,14 @@ describe('the hostile corpus through dist/index.js and the API', () => {
   it('a truncated tree from the API: the run concludes failure and says why', async () => {
     fake.checks.runs.length = 0
     const remove = fake.faults.add({ kind: 'truncated-tree', keep: 5, times: Infinity })
+    // A REST tree truncates (GraphQL lists a folder whole): the REST source, GraphQL refused.
+    const refuse = fake.faults.add({
+      kind: 'graphql-error',
+      route: 'graphql',
+      type: 'FORBIDDEN',
+      message: 'Resource not accessible by integration',
+      times: Infinity
+    })
     try {
       const result = await run()
       expect(result.exitCode).toBe(1)
@@ -240,6 +248,7 @@ describe('the hostile corpus through dist/index.js and the API', () => {
       expect(result.summary).toContain('could not be listed whole')
     } finally {
       remove()
+      refuse()
     }
   }, 60_000)
 })
