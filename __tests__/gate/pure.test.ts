@@ -101,7 +101,8 @@ describe('deferred audit', () => {
     expect(result).toMatchObject({
       expected: 3,
       named: 1,
-      unnamed: ['2 deferred findings not named in the PR body'],
+      unnamed: [],
+      uncounted: 2,
       failed: true
     })
   })
@@ -118,10 +119,13 @@ describe('deferred audit', () => {
       skipped: false,
       expected: 1,
       named: 1,
-      unnamed: [
+      unnamed: [],
+      uncounted: 0,
+      hints: [],
+      notes: [
         'deferral file unreadable, its bullets unknown: .flow/review-deferred/b.md is over the 1 MiB read cap'
       ],
-      notes: [],
+      unreadableSink: '.flow/review-deferred/b.md is over the 1 MiB read cap',
       failed: true
     })
   })

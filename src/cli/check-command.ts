@@ -10,12 +10,11 @@ import { SUMMARY_LIMITS, renderSummary } from '../render/summary.js'
 import { renderText } from '../render/text.js'
 import {
   GitError,
-  ObjectReader,
-  assertRepository,
-  git,
   gitSource,
   headBranch,
+  isShallow,
   mergeBase,
+  repositoryRoot,
   resolveCommit
 } from '../source/git.js'
 import { choice, parseArgs, stringFlag, type ParsedArgs } from './args.js'
@@ -129,83 +128,54 @@ async function runCheck(
   options: GateOptions,
   body: string | null
 ): Promise<Report> {
-  const repo = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
+  // Every git question is asked of the top level: the answer must not depend on the
+  // folder the CLI was pointed at or run from.
+  const repo = await repositoryRoot(resolve(io.cwd, stringFlag(args, 'repo') ?? '.'))
   const headFlag = stringFlag(args, 'head')
-  // Performance (issue 7): starting a process costs ~10 ms here, so every object question
-  // goes through one `cat-file` process. `merge-base` is the only other git process of
-  // the happy path, and runs only when the base is not an ancestor of the head. A
-  // repository check runs only when the head does not resolve.
-  const objects = new ObjectReader(repo)
-  try {
-    const head = await resolveCommit(objects, headFlag ?? 'HEAD').catch(async (error) => {
-      await assertRepository(repo)
-      throw error
-    })
-    const [mergeBase, branch] = await Promise.all([
-      options.select.mode === 'changed'
-        ? findMergeBase(repo, objects, head, stringFlag(args, 'base'))
-        : null,
-      stringFlag(args, 'branch') ?? currentBranchAt(repo, objects, head, headFlag)
-    ])
-    const source = gitSource({ repo, objects, head, mergeBase })
-    return await evaluate({ source, options, body, branch })
-  } finally {
-    objects.close()
-  }
+  const head = await resolveCommit(repo, headFlag ?? 'HEAD')
+  const [forkPoint, branch, shallow] = await Promise.all([
+    options.select.mode === 'changed'
+      ? findMergeBase(repo, head, stringFlag(args, 'base'))
+      : null,
+    stringFlag(args, 'branch') ?? currentBranchAt(repo, head, headFlag),
+    isShallow(repo)
+  ])
+  const source = gitSource({ repo, head, mergeBase: forkPoint, shallow })
+  return evaluate({ source, options, body, branch })
 }
 
 async function findMergeBase(
   repo: string,
-  objects: ObjectReader,
   head: string,
   base: string | undefined
 ): Promise<string> {
   const baseSha =
-    base !== undefined ? await resolveCommit(objects, base) : await defaultBase(objects)
-  const sha = await mergeBase(repo, objects, baseSha, head)
+    base !== undefined ? await resolveCommit(repo, base) : await defaultBase(repo)
+  const sha = await mergeBase(repo, baseSha, head)
   if (sha === null)
     throw new CliError(`no merge base between ${base ?? 'the base branch'} and the head`)
   return sha
 }
 
-async function defaultBase(objects: ObjectReader): Promise<string> {
-  // Asked together: the reader answers all three through its one process.
-  const candidates = await Promise.all(
-    ['origin/HEAD', 'main', 'master'].map(async (rev) =>
-      resolveCommit(objects, rev).catch(() => null)
-    )
-  )
-  const found = candidates.find((sha) => sha !== null)
-  if (found == null)
-    throw new CliError(
-      'no base branch found (origin/HEAD, main, master): pass --base REV'
-    )
-  return found
+async function defaultBase(repo: string): Promise<string> {
+  for (const rev of ['origin/HEAD', 'main', 'master']) {
+    const sha = await resolveCommit(repo, rev).catch(() => null)
+    if (sha !== null) return sha
+  }
+  throw new CliError('no base branch found (origin/HEAD, main, master): pass --base REV')
 }
 
 /** The checked-out branch when it points at `head` (`headFlag`: how head was named). */
 async function currentBranchAt(
   repo: string,
-  objects: ObjectReader,
   head: string,
   headFlag: string | undefined
 ): Promise<string | null> {
   const [branch, at] = await Promise.all([
-    checkedOutBranch(repo),
-    headFlag === undefined ? head : resolveCommit(objects, 'HEAD').catch(() => null)
+    headBranch(repo),
+    headFlag === undefined ? head : resolveCommit(repo, 'HEAD').catch(() => null)
   ])
   return at === head ? branch : null
-}
-
-async function checkedOutBranch(repo: string): Promise<string | null> {
-  const read = await headBranch(repo)
-  if (read !== undefined) return read
-  const branch = await git(
-    repo,
-    ['symbolic-ref', '--quiet', '--short', 'HEAD'],
-    [0, 1, 128]
-  )
-  return branch.code === 0 ? branch.stdout.toString('utf8').trim() || null : null
 }
 
 function render(

@@ -20,8 +20,8 @@ import {
 import { inspectReceipt, type ReadableReceipt } from '../receipts/receipt.js'
 import { TYPE_TO_KIND } from '../receipts/limits.js'
 import type { FindingsContainer } from '../receipts/schema.js'
-import type { ReceiptSource, TreeEntry } from '../source/types.js'
-import { limiter, mapLimit } from '../util/concurrency.js'
+import type { ReceiptCommit, ReceiptSource, TreeEntry } from '../source/types.js'
+import { limiter } from '../util/concurrency.js'
 import { buildAnnotations } from './annotations.js'
 import { auditDeferred, deferralSinkPath } from './deferred.js'
 import { receiptDetails, reportFindings } from './details.js'
@@ -36,12 +36,15 @@ import { applyCaps, planReceipts, type ReceiptPlan } from './plan.js'
 import type { HeadSource, Problem, ReceiptRow, Report } from './report.js'
 import {
   bookkeepingMatcher,
+  fullObjectId,
   globMatcher,
   judgeReviewedHead,
+  notFullIdJudgement,
   shortSha,
   type BookkeepingMatcher,
   type HeadJudgement
 } from './review-head.js'
+import { VERDICTS } from '../receipts/limits.js'
 
 export interface EvaluateInput {
   source: ReceiptSource
@@ -145,8 +148,18 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       ? `no deferral file ${sinkPath} at the head: bullets not checked, counts only`
       : 'no head branch known: deferral file not checked, counts only'
   })
-  for (const unnamed of audit.unnamed)
-    problems.push({ code: 'deferred-unnamed', path: sinkPath, message: unnamed })
+  if (audit.unreadableSink !== null)
+    problems.push({
+      code: 'deferral-unreadable',
+      path: sinkPath,
+      message: `the deferral file cannot be read, its bullets are unknown: ${audit.unreadableSink}`
+    })
+  for (const hint of audit.hints)
+    problems.push({
+      code: 'deferred-unnamed',
+      path: sinkPath,
+      message: `${hint.item ?? 'a deferred finding counted on the receipts'} is not named in the PR body: ${hint.why}`
+    })
   const annotations = buildAnnotations(rows)
   const shown = annotations.slice(0, options.maxAnnotations)
   return {
@@ -165,6 +178,8 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       expected: audit.expected,
       named: audit.named,
       unnamed: audit.unnamed,
+      uncounted: audit.uncounted,
+      hints: audit.hints,
       skipped: audit.skipped,
       notes: audit.notes
     },
@@ -346,9 +361,13 @@ function headJudge(
   return async (sha) => {
     let answer = asked.get(sha)
     if (answer === undefined) {
-      answer = limit(async () =>
-        judgeReviewedHead(sha, await source.ancestry(sha), isBookkeeping)
-      )
+      const id = fullObjectId(sha, source.head)
+      answer =
+        id === null
+          ? Promise.resolve(notFullIdJudgement(sha))
+          : limit(async () =>
+              judgeReviewedHead(id, await source.ancestry(id), isBookkeeping)
+            )
       asked.set(sha, answer)
     }
     return answer
@@ -372,13 +391,15 @@ async function judgeAll(
 ): Promise<Judged> {
   const inferred = new Map<string, { sha: string | null; reason: string | null }>()
   if (options.unboundHead === 'history') {
-    const unbound = pending.filter((item) => item.kind === 'unbound')
-    const found = await mapLimit(unbound, 8, async (item) =>
-      inferFromHistory(source, item.plan.path, isBookkeeping)
+    const unbound = pending.flatMap((item) =>
+      item.kind === 'unbound' && item.plan.latest
+        ? [{ path: item.plan.path, blob: item.plan.latest.sha }]
+        : []
     )
-    unbound.forEach((item, index) =>
-      inferred.set(item.plan.path, found[index] ?? { sha: null, reason: null })
-    )
+    // One walk of the history for every unbound receipt (SPEC §9), not one per receipt.
+    const commits = unbound.length > 0 ? await source.receiptCommits(unbound) : new Map()
+    for (const { path } of unbound)
+      inferred.set(path, inferFromHistory(commits.get(path) ?? null, isBookkeeping))
   }
   const shas = new Set<string>(pending.flatMap(reviewedHeads))
   for (const value of inferred.values()) if (value.sha) shas.add(value.sha)
@@ -391,14 +412,17 @@ async function judgeAll(
 }
 
 /** The history rule: R = first parent of the newest commit that changed the receipt, if that commit is bookkeeping only. */
-async function inferFromHistory(
-  source: ReceiptSource,
-  path: string,
+function inferFromHistory(
+  commit: ReceiptCommit | null,
   isBookkeeping: BookkeepingMatcher
-): Promise<{ sha: string | null; reason: string | null }> {
-  const commit = await source.receiptCommit(path)
+): { sha: string | null; reason: string | null } {
   if (commit === null)
     return { sha: null, reason: 'stale: no commit that added the receipt was found' }
+  if (commit.note !== undefined)
+    return {
+      sha: null,
+      reason: `stale: cannot tell which commit the review saw (${commit.note})`
+    }
   const code = (commit.changedPaths ?? []).filter((changed) => !isBookkeeping(changed))
   if (code.length > 0) {
     return {
@@ -517,9 +541,16 @@ function decideFindings(
     case 'stale': {
       // A current tip's items are the findings; a stale tip's are evidence only.
       const items = reportFindings(selection.tip)
+      const gating = tipVerdict(item, selection.tip)
+      if (typeof gating === 'object')
+        return {
+          fields: { ...orphan, currentness: 'ambiguous', headSource: 'findings' },
+          reason: `${prefix}ambiguous: ${gating.fault}`
+        }
       return {
         fields: {
           ...orphan,
+          ...(gating === undefined ? {} : { verdict: gating }),
           currentness: selection.state,
           headSource: 'findings',
           reviewedHead: selection.tip.headSha,
@@ -543,6 +574,27 @@ function decideFindings(
         reason: `${prefix}ambiguous: no structured generation of this receipt's kind and backend`
       }
   }
+}
+
+/**
+ * The verdict of the selected generation when it is a history one (SPEC §3: its own
+ * verdict gates, not the latest receipt's envelope); undefined when the tip is the latest
+ * receipt's (or an orphan's, whose envelope `orphanEnvelope` reads); a fault when the
+ * generation's verdict is not one of the four.
+ */
+function tipVerdict(
+  item: Extract<Pending, { kind: 'findings' }>,
+  tip: FindingsContainer
+): string | undefined | { fault: string } {
+  const generation = item.generations.find((g) => g.findings === tip)
+  if (!item.receipt || generation === undefined || generation.source !== 'history')
+    return undefined
+  const verdict = generation.verdict
+  return typeof verdict === 'string' && (VERDICTS as readonly string[]).includes(verdict)
+    ? verdict
+    : {
+        fault: `the selected history generation ${generation.name} has no valid verdict (must be SHIP, NEEDS_WORK, MAJOR_RETHINK or NEEDS_HUMAN)`
+      }
 }
 
 /** For an orphaned history: the envelope of the selected generation (guard-checked). */

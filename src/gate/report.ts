@@ -2,6 +2,7 @@
  * The JSON report (SPEC §8): a stable contract that tests and users script against.
  * Keys may be added later, never renamed or removed.
  */
+import type { DeferredHint } from './deferred.js'
 import type { Conclusion, Currentness } from './gate.js'
 
 export type HeadSource = 'findings' | 'envelope' | 'history' | 'none'
@@ -101,7 +102,12 @@ export interface Report {
   deferred: {
     expected: number
     named: number
+    /** Tails of the deferral file's bullets the PR body does not name (identifiers). */
     unnamed: string[]
+    /** Deferrals counted on the receipts that no bullet of the body names. */
+    uncounted: number
+    /** Per unnamed deferral: the near miss seen, why it did not count, the bullet to paste. */
+    hints: DeferredHint[]
     skipped: boolean
     notes: string[]
   }

@@ -95,7 +95,15 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
       return { paths: touchedPaths(await octokit.pagesFrom(await firstPage)) }
     },
     ancestry: async (reviewed) => ancestry(octokit, base, reviewed, head),
-    receiptCommit: async (path) => receiptCommit(octokit, base, head, path)
+    async receiptCommits(receipts) {
+      const limit = limiter(BLOB_CONCURRENCY)
+      const found = await Promise.all(
+        receipts.map(async ({ path }) =>
+          limit(async () => receiptCommit(octokit, base, head, path))
+        )
+      )
+      return new Map(receipts.map(({ path }, i) => [path, found[i] ?? null]))
+    }
   }
 }
 
@@ -209,7 +217,8 @@ async function readBlob(
   }
 }
 
-const SHA_LIKE = /^[0-9a-f]{7,64}$/i
+/** A full object id: the only form of a reviewed SHA that goes into a URL. */
+const FULL_ID = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/
 
 /** The paths a files list touches: a rename both (moving a receipt in or out of the folder changes it). */
 function touchedPaths(
@@ -232,15 +241,18 @@ async function ancestry(
   reviewed: string,
   head: string
 ): Promise<Ancestry> {
-  // Receipt text is hostile: only a hex SHA goes into the URL.
-  if (!SHA_LIKE.test(reviewed)) return { kind: 'unknown-commit' }
-  if (reviewed.toLowerCase() === head.toLowerCase()) return { kind: 'identical' }
+  // Receipt text is hostile: only a full object id goes into the URL (the gate checked).
+  if (!FULL_ID.test(reviewed)) return { kind: 'unknown-commit' }
+  if (reviewed === head.toLowerCase()) return { kind: 'identical' }
   try {
     const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
       ...base,
       basehead: `${reviewed}...${head}`,
       per_page: 1
     })
+    // GitHub resolves a basehead as a ref first where one has that name: the comparison
+    // counts only when its base is the reviewed commit itself.
+    if (data.base_commit.sha.toLowerCase() !== reviewed) return { kind: 'unknown-commit' }
     if (data.status === 'identical') return { kind: 'identical' }
     if (data.status !== 'ahead') return { kind: 'not-ancestor' }
     const files = data.files ?? []

@@ -35,6 +35,11 @@ export interface Generation {
    * the parsed history files of every receipt stayed in memory until the gate ended).
    */
   receipt: JsonObject | null
+  /**
+   * The generation's own envelope verdict, as written (kept when `receipt` is not): when
+   * selection picks a history generation, its verdict gates, not the latest's (SPEC §3).
+   */
+  verdict: JsonValue | undefined
   findings: FindingsContainer | null
 }
 
@@ -67,6 +72,7 @@ export function loadGenerations(
         source: 'history',
         name: file.name,
         receipt: latest ? null : loaded.receipt,
+        verdict: own(loaded.receipt, 'verdict'),
         findings: loaded.findings
       })
     } else if (latest === null) {
@@ -81,6 +87,7 @@ export function loadGenerations(
       source: 'latest',
       name: latest.name,
       receipt: latest.receipt,
+      verdict: own(latest.receipt, 'verdict'),
       findings: latest.findings
     })
   return generations.length > 0

@@ -46,7 +46,7 @@ export function renderTitle(report: Report): string {
   if (unknown > 0) extras.push(`${unknown} unreadable or ambiguous`)
   if (report.problems.some((p) => p.code === 'truncated-tree'))
     extras.push('receipts folder listed incompletely')
-  if (report.deferred.unnamed.length > 0)
+  if (report.deferred.hints.length > 0)
     extras.push('deferred findings not named in the PR body')
   if (report.receipts.length === 0 && report.missing.length === 0)
     return 'No review receipts selected'
@@ -379,9 +379,16 @@ function suppressedDeferredBlocks(report: Report): Block[] {
     lines.push(`- Deferred audit: skipped (${d.notes.map(mdInline).join('; ')})`)
   else {
     lines.push(
-      `- Deferred audit: ${d.unnamed.length === 0 ? '✅' : '❌'} the PR body names ${d.named} of ${d.expected} deferred finding${d.expected === 1 ? '' : 's'}`
+      `- Deferred audit: ${d.hints.length === 0 ? '✅' : '❌'} the PR body names ${d.named} of ${d.expected} deferred finding${d.expected === 1 ? '' : 's'}`
     )
-    for (const unnamed of d.unnamed) lines.push(`  - not named: ${mdInline(unnamed)}`)
+    for (const hint of d.hints) {
+      lines.push(
+        `  - not named: ${mdInline(hint.item ?? 'a deferred finding counted on the receipts')} — ${mdInline(hint.why)}`
+      )
+      if (hint.nearMiss !== null)
+        lines.push(`    - near miss: ${mdInline(hint.nearMiss.trim())}`)
+      lines.push(`    - paste: ${mdCode(hint.paste)}`)
+    }
     for (const note of d.notes) lines.push(`  - ${mdInline(note)}`)
   }
   return [

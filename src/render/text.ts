@@ -50,7 +50,15 @@ export function renderText(report: Report, color: boolean): string {
     out.push(`  deferred audit: skipped (${d.notes.map(terminalLine).join('; ')})`)
   else {
     out.push(`  deferred audit: ${d.named} of ${d.expected} named in the PR body`)
-    for (const unnamed of d.unnamed) out.push(`    not named: ${terminalLine(unnamed)}`)
+    for (const hint of d.hints) {
+      out.push(
+        `    not named: ${terminalLine(hint.item ?? 'a deferred finding counted on the receipts')}`
+      )
+      if (hint.nearMiss !== null)
+        out.push(`      near miss: ${terminalLine(hint.nearMiss.trim())}`)
+      out.push(`      why: ${terminalLine(hint.why)}`)
+      out.push(`      paste: ${terminalLine(hint.paste)}`)
+    }
   }
   for (const note of report.notes.filter((n) => !d.notes.includes(n)))
     out.push(`  note: ${terminalLine(note)}`)

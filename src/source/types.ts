@@ -28,7 +28,10 @@ export type Ancestry =
   | { kind: 'identical' }
   | { kind: 'ahead'; commits: number; changedPaths: string[] }
   | { kind: 'not-ancestor' }
-  | { kind: 'unknown-commit' }
+  /** Not an object of the repository (`note`: why the source cannot tell, e.g. a shallow clone). */
+  | { kind: 'unknown-commit'; note?: string }
+  /** An object of the repository, but not a commit (a tree, a blob, a tag object). */
+  | { kind: 'not-a-commit' }
   /** The comparison exists but could not be listed whole (e.g. over 300 files). */
   | { kind: 'too-large'; commits: number }
 
@@ -43,6 +46,8 @@ export interface ReceiptCommit {
    * so a receipt committed with code is still found stale, at one call less).
    */
   changedPaths: string[] | null
+  /** Why the commit cannot be judged (e.g. the boundary of a shallow clone). */
+  note?: string
 }
 
 /** Repository access, all at one head commit. */
@@ -62,8 +67,15 @@ export interface ReceiptSource {
   changedPaths(): Promise<{ paths: string[] } | { paths: null; note: string }>
   /** How `reviewed` relates to the head. */
   ancestry(reviewed: string): Promise<Ancestry>
-  /** The newest commit at or before the head that changed `path`, or null. */
-  receiptCommit(path: string): Promise<ReceiptCommit | null>
+  /**
+   * For each receipt (its path and its blob at the head), the newest commit at or before
+   * the head that wrote it, or null; answered for all receipts at once.
+   */
+  receiptCommits(
+    receipts: ReadonlyArray<{ path: string; blob: string }>
+  ): Promise<Map<string, ReceiptCommit | null>>
+  /** Set when the source's history is incomplete (a shallow clone): what to do about it. */
+  readonly shallowNote?: string | null
 }
 
 /**
