@@ -397,7 +397,10 @@ async function judgeAll(
         : []
     )
     // One walk of the history for every unbound receipt (SPEC §9), not one per receipt.
-    const commits = unbound.length > 0 ? await source.receiptCommits(unbound) : new Map()
+    const commits =
+      unbound.length > 0
+        ? await source.receiptCommits(unbound)
+        : new Map<string, ReceiptCommit | null>()
     for (const { path } of unbound)
       inferred.set(path, inferFromHistory(commits.get(path) ?? null, isBookkeeping))
   }
