@@ -105,23 +105,9 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     options.auditDeferred && body !== null && sinkPath
       ? source.readFile(sinkPath)
       : Promise.resolve(null)
-  // Performance (issue 7): each receipt is read and judged as soon as its own files are
-  // in, while the others are still on their way (the source still bounds how many reads
-  // are in flight, and reads each blob once; a local source still makes one batch).
-  const readPlan = blobReader(source)
   const heads = headJudge(source, isBookkeeping)
-  const [pending, sink] = await Promise.all([
-    Promise.all(
-      selected.map(async (plan) => {
-        const item = classify(plan, await readPlan(plan))
-        // Its reviewed heads are asked about now (a compare on the API), beside the
-        // reads of the receipts still on their way, not after the last of them.
-        for (const sha of reviewedHeads(item)) void heads(sha).catch(() => undefined)
-        return item
-      })
-    ),
-    sinkRead
-  ])
+  const [blobs, sink] = await Promise.all([source.readBlobs(blobsOf(selected)), sinkRead])
+  const pending = selected.map((plan) => classify(plan, blobs))
   const judge = await judgeAll(source, pending, options, isBookkeeping, heads)
   const rows = pending.map((item) => toRow(item, judge, options))
   for (const row of rows) problems.push(...rowProblems(row))
@@ -217,32 +203,14 @@ async function selectPlans(
   )
 }
 
-/** Reads the blobs of one plan at a time; a blob two plans share is read once. */
-function blobReader(
-  source: ReceiptSource
-): (plan: ReceiptPlan) => Promise<Map<string, Uint8Array | string>> {
-  const reads = new Map<string, Promise<Uint8Array | string>>()
-  return async (plan) => {
-    if (plan.unreadable) return new Map()
-    const shas = [
-      ...new Set(
-        [plan.latest, ...plan.history].flatMap((entry) => (entry ? [entry.sha] : []))
-      )
-    ]
-    const fresh = shas.filter((sha) => !reads.has(sha))
-    if (fresh.length > 0) {
-      const batch = source.readBlobs(fresh)
-      for (const sha of fresh)
-        reads.set(
-          sha,
-          batch.then((blobs) => blobs.get(sha) ?? 'blob missing')
-        )
-    }
-    const blobs = await Promise.all(
-      shas.map(async (sha) => reads.get(sha) ?? 'blob missing')
-    )
-    return new Map(shas.map((sha, index) => [sha, blobs[index] ?? 'blob missing']))
-  }
+/** Every blob the plans need, each once. */
+function blobsOf(plans: readonly ReceiptPlan[]): string[] {
+  const shas = plans.flatMap((plan) =>
+    plan.unreadable
+      ? []
+      : [plan.latest, ...plan.history].flatMap((e) => (e ? [e.sha] : []))
+  )
+  return [...new Set(shas)]
 }
 
 /** Reads one receipt and decides where its reviewed SHA will come from. */
@@ -401,8 +369,17 @@ async function judgeAll(
       unbound.length > 0
         ? await source.receiptCommits(unbound)
         : new Map<string, ReceiptCommit | null>()
-    for (const { path } of unbound)
-      inferred.set(path, inferFromHistory(commits.get(path) ?? null, isBookkeeping))
+    // A commit's paths are judged once, however many receipts it recorded.
+    const byCommit = new Map<string, { sha: string | null; reason: string | null }>()
+    for (const { path } of unbound) {
+      const commit = commits.get(path) ?? null
+      let found = commit ? byCommit.get(commit.sha) : undefined
+      if (found === undefined) {
+        found = inferFromHistory(commit, isBookkeeping)
+        if (commit) byCommit.set(commit.sha, found)
+      }
+      inferred.set(path, found)
+    }
   }
   const shas = new Set<string>(pending.flatMap(reviewedHeads))
   for (const value of inferred.values()) if (value.sha) shas.add(value.sha)
