@@ -24,9 +24,6 @@ const ENTRIES = [
   { src: 'src/main.ts', out: 'main.js' },
   { src: 'src/index.ts', out: 'index.js' },
   { src: 'src/github/octokit.ts', out: 'octokit.js' },
-  // zod and the receipt schemas, which dist/main.js requires only when a receipt is not
-  // plainly valid (src/receipts/schema-source.ts).
-  { src: 'src/receipts/schema.ts', out: 'schemas.js' },
   { src: 'src/cli.ts', out: 'cli.js' },
   // The CLI proper, run by dist/cli.js through V8's code cache (src/cli/compile-cache.ts).
   { src: 'src/cli/entry.ts', out: 'cli-body.js', script: true }

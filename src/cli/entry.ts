@@ -3,13 +3,7 @@
  * runs through V8's code cache.
  */
 import { readFileSync } from 'node:fs'
-import { receiptSchemas } from '../receipts/schema.js'
-import { useSchemaModule } from '../receipts/schema-source.js'
 import { main } from './main.js'
-
-// The schemas are in this bundle (its code is cached: they cost little here), so the
-// CLI needs neither dist/schemas.js nor a Node that can require() an ES module.
-useSchemaModule({ receiptSchemas })
 
 // A reader that stops early (`receipt-gate check --format json | head`) closes the pipe:
 // that ends the output, it is no error worth a stack trace (the exit code stays the
