@@ -12,6 +12,11 @@
  *   fake.faults.add({ kind: 'rate-limit', status: 429, retryAfterSeconds: 1 })
  *   fake.faults.add({ kind: 'truncated-tree', keep: 10 })
  *   fake.faults.add({ kind: 'reject', route: 'checks/update', skip: 1 })   // 2nd PATCH → 422
+ *   fake.faults.add({ kind: 'graphql-error', route: 'graphql' })          // 200, errors only
+ *   fake.faults.add({ kind: 'graphql-error', path: ['repository', 'object'] })  // partial data
+ *
+ * GraphQL requests are route `graphql` (or `POST /graphql`): status, reset, latency,
+ * rate-limit and graphql-error faults apply to them.
  */
 
 export interface FaultCall {
@@ -63,7 +68,8 @@ export type FaultSpec = FaultBase &
         /**
          * Rate limit. Without `retryAfterSeconds`: primary limit (`x-ratelimit-remaining: 0`,
          * `x-ratelimit-reset` = now + resetAfterSeconds). With it: secondary limit with
-         * `retry-after`.
+         * `retry-after`. On GraphQL, a primary limit without `status` answers as GitHub's
+         * GraphQL does: HTTP 200 with a `RATE_LIMITED` error (and the same headers).
          */
         kind: 'rate-limit'
         status?: 403 | 429
@@ -74,6 +80,18 @@ export type FaultSpec = FaultBase &
         /** Recursive trees come back `truncated: true` with only the first `keep` entries. */
         kind: 'truncated-tree'
         keep?: number
+      }
+    | {
+        /**
+         * A GraphQL answer with `errors` (HTTP 200). Without `path`: errors only, no data.
+         * With `path` (response keys, aliases as sent, e.g. `['repository', 'pr', 'files']`):
+         * that field fails and the rest of `data` is answered, as a partial answer.
+         */
+        kind: 'graphql-error'
+        path?: (string | number)[]
+        /** GitHub's error `type` (e.g. `INTERNAL`, `SERVICE_UNAVAILABLE`, `FORBIDDEN`). */
+        type?: string
+        message?: string
       }
     | {
         /** Reject a (schema-valid) request with 422 without applying it. */

@@ -66,7 +66,7 @@ const MERGE_DATE = '2024-06-01T00:00:00Z'
 
 export class GitError extends Error {}
 
-interface ObjectInfo {
+export interface ObjectInfo {
   sha: string
   type: string
   size: number
@@ -243,6 +243,34 @@ export class GitBacking {
     return undefined
   }
 
+  /**
+   * The object a plain revision names, unpeeled (an annotated tag stays a tag), with its
+   * type and size; undefined if none. Same revision rules as `resolveCommit`.
+   */
+  async resolveObject(rev: string): Promise<ObjectInfo | undefined> {
+    if (!plainRev(rev)) return undefined
+    for (const candidate of refCandidates(rev)) {
+      const info = await this.cat.info(candidate)
+      if (info) return info
+    }
+    return undefined
+  }
+
+  /** Contents of any object by full sha (undefined if absent). */
+  async object(sha: string): Promise<(ObjectInfo & { data: Buffer }) | undefined> {
+    if (!/^[0-9a-f]{40}$/i.test(sha)) return undefined
+    return this.cat.contents(sha)
+  }
+
+  /** Number of commits reachable from `start` (a sha), optionally only those touching `path`. */
+  async count(start: string, path?: string): Promise<number> {
+    return this.once(`count:${start}:${path}`, async () => {
+      const args = ['rev-list', '--count', start, '--']
+      if (path) args.push(path)
+      return Number((await this.run(args)).trim())
+    })
+  }
+
   async objectType(sha: string): Promise<string | undefined> {
     if (!/^[0-9a-f]{4,64}$/i.test(sha)) return undefined
     return (await this.cat.info(sha))?.type
@@ -288,6 +316,70 @@ export class GitBacking {
         })
     )
     return entries
+  }
+
+  /**
+   * The newest commit from `start` (a sha) that `git log -1 <start> -- <path>` names, without
+   * spawning git: git's default history simplification walks one chain (a commit different
+   * from every parent at `path` is the answer; otherwise follow the first parent it equals),
+   * so the answer is read from trees through cat-file. undefined if `path` never existed.
+   */
+  async lastChange(start: string, path: string): Promise<string | undefined> {
+    const at = async (commit: string) => {
+      const e = await this.entryIn((await this.commit(commit)).tree, path)
+      return e && `${e.mode} ${e.sha}`
+    }
+    for (let c = start; ;) {
+      const mine = await at(c)
+      const parents = (await this.commit(c)).parents
+      if (!parents.length) return mine === undefined ? undefined : c
+      let same: string | undefined
+      for (const p of parents) {
+        if ((await at(p)) === mine) {
+          same = p
+          break
+        }
+      }
+      if (same === undefined) return c
+      c = same
+    }
+  }
+
+  /** Mode and sha at `path` below a tree, from names only (no blob sizes). */
+  private async entryIn(
+    tree: string,
+    path: string
+  ): Promise<{ mode: string; sha: string } | undefined> {
+    let entry = { mode: '040000', sha: tree }
+    for (const name of path.split('/')) {
+      if (entry.mode !== '040000') return undefined
+      const names = await this.once(`names:${entry.sha}`, async () =>
+        this.parseTree(entry.sha)
+      )
+      const hit = names.get(name)
+      if (!hit) return undefined
+      entry = hit
+    }
+    return entry
+  }
+
+  private async parseTree(
+    sha: string
+  ): Promise<Map<string, { mode: string; sha: string }>> {
+    const obj = await this.cat.contents(sha)
+    if (!obj || obj.type !== 'tree') throw new GitError(`not a tree: ${sha}`)
+    const out = new Map<string, { mode: string; sha: string }>()
+    const data = obj.data
+    for (let i = 0; i < data.length;) {
+      const sp = data.indexOf(32, i)
+      const nul = data.indexOf(0, sp)
+      out.set(data.subarray(sp + 1, nul).toString('utf8'), {
+        mode: data.subarray(i, sp).toString('latin1').padStart(6, '0'),
+        sha: data.subarray(nul + 1, nul + 21).toString('hex')
+      })
+      i = nul + 21
+    }
+    return out
   }
 
   /** The entry at `path` in a commit's tree (undefined if absent). `''` is the root tree. */
@@ -511,7 +603,7 @@ function parseIdentity(value: string): GitIdentity {
 }
 
 /** GitHub takes shas and ref names, not git revision syntax (`~`, `^`, `:`, `..`, `@{`). */
-function plainRev(rev: string): boolean {
+export function plainRev(rev: string): boolean {
   return rev !== '' && !rev.startsWith('-') && !/[~^:\s\\]|\.\.|@\{/.test(rev)
 }
 

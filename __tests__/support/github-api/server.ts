@@ -31,6 +31,12 @@ import { CheckRunStore, type StoredCheckRun } from './check-runs.js'
 import { Faults, type FaultCall, type FaultSpec } from './faults.js'
 import { GitBacking, type FileChange } from './git-backing.js'
 import {
+  GRAPHQL_DOCS,
+  GraphqlEndpoint,
+  loadGraphqlSchema,
+  somethingWentWrong
+} from './graphql.js'
+import {
   GITHUB_ACTIONS_APP_ID,
   GitHubObjects,
   WEB_URL,
@@ -86,6 +92,18 @@ export interface FakeGitHubOptions {
    * proxy that ignores the media type would.
    */
   rawBlobs?: boolean
+  /**
+   * Milliseconds every request (REST and GraphQL) waits before it is answered: the round
+   * trip of a runner to GitHub, for the bench. Latency faults add to it.
+   */
+  latencyMs?: number
+  /** Bytes of GraphQL `Blob.text` before it is cut with `isTruncated` (default 512,000). */
+  blobTextLimit?: number
+  /**
+   * Build the GraphQL schema at start (~0.5 s) rather than on the first GraphQL request
+   * (for timings that should not include it).
+   */
+  preloadGraphql?: boolean
 }
 
 export interface RecordedRequest {
@@ -213,6 +231,7 @@ export class FakeGitHub {
    * fake serves them again without reading git, building, validating and serializing.
    */
   private readonly immutableAnswers = new Map<string, Result & { bytes: Buffer }>()
+  private readonly graphql: GraphqlEndpoint
 
   constructor(
     private readonly options: FakeGitHubOptions,
@@ -234,6 +253,19 @@ export class FakeGitHub {
       defaultBranch: this.defaultBranch
     }
     for (const p of options.pulls ?? []) this.addPull(p)
+    this.graphql = new GraphqlEndpoint(
+      {
+        owner: this.owner,
+        name: this.name,
+        defaultBranch: this.defaultBranch,
+        git: this.git,
+        pull: async (n) => (this.pulls.has(n) ? this.pullView(n) : undefined),
+        pullFiles: async (view) => this.pullFiles(view),
+        pullStats: async (view) => this.pullStats(view),
+        graphqlRequests: () => this.requestsFor('graphql').length
+      },
+      { blobTextLimit: options.blobTextLimit }
+    )
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -463,6 +495,11 @@ export class FakeGitHub {
       req.socket.destroy()
     }
 
+    if (this.options.latencyMs) await sleep(this.options.latencyMs)
+    if (url.pathname === '/graphql' && method === 'POST') {
+      return this.handleGraphql(req, raw, url, rec, { send, error, destroy })
+    }
+
     const match = this.contract.match(method, url.pathname)
     if (!match) {
       this.unexpected.push({
@@ -545,7 +582,7 @@ export class FakeGitHub {
     // Faults that happen before GitHub looks at the request.
     const latency = this.faults.take(call, ['latency'])
     if (latency?.kind === 'latency') {
-      await new Promise((r) => setTimeout(r, latency.ms))
+      await sleep(latency.ms)
       rec.fault = 'latency'
     }
     const before = this.faults.take(
@@ -568,7 +605,7 @@ export class FakeGitHub {
           'x-accepted-github-permissions': 'checks=write'
         })
       }
-      if (before.kind === 'rate-limit') return this.rateLimited(before, op, error)
+      if (before.kind === 'rate-limit') return this.rateLimited(before, error)
     }
 
     // The contract: parameters, body schema, unknown properties, hand-written rules.
@@ -697,35 +734,181 @@ export class FakeGitHub {
     })
   }
 
+  /**
+   * `POST /graphql`: the HTTP side of GitHub's GraphQL endpoint (auth, faults, recording);
+   * graphql.ts validates and answers the query.
+   */
+  private async handleGraphql(
+    req: IncomingMessage,
+    raw: Buffer,
+    url: URL,
+    rec: RecordedRequest,
+    out: {
+      send: (status: number, body: unknown, headers?: Record<string, string>) => void
+      error: (s: number, m: string, d: string, h?: Record<string, string>) => void
+      destroy: () => void
+    }
+  ): Promise<void> {
+    const { send, error, destroy } = out
+    rec.route = 'POST /graphql'
+    rec.operationId = 'graphql'
+    const headers = {
+      'x-ratelimit-resource': 'graphql',
+      'x-github-media-type': 'github.v4; format=json'
+    }
+    const auth = String(req.headers.authorization ?? '')
+    const token = /^(?:token|bearer)\s+(.+)$/i.exec(auth)?.[1]
+    if (!token || (this.options.token !== undefined && token !== this.options.token)) {
+      return error(
+        401,
+        token ? 'Bad credentials' : 'This endpoint requires you to be authenticated.',
+        `${GRAPHQL_DOCS}#authenticating-with-graphql`
+      )
+    }
+    let body: Json
+    try {
+      body = JSON.parse(raw.toString('utf8'))
+    } catch {
+      this.violations.push({
+        rule: 'body.json',
+        message: 'Problems parsing JSON',
+        operationId: 'graphql',
+        method: rec.method,
+        path: rec.path,
+        status: 400
+      })
+      return error(400, 'Problems parsing JSON', GRAPHQL_DOCS)
+    }
+    rec.body = body
+    const call: FaultCall = {
+      operationId: 'graphql',
+      route: 'POST /graphql',
+      method: rec.method,
+      params: {},
+      query: url.searchParams,
+      body
+    }
+    const latency = this.faults.take(call, ['latency'])
+    if (latency?.kind === 'latency') {
+      await sleep(latency.ms)
+      rec.fault = 'latency'
+    }
+    const before = this.faults.take(call, ['status', 'reset', 'rate-limit'], false)
+    if (before) {
+      rec.fault = before.kind
+      if (before.kind === 'reset') return destroy()
+      if (before.kind === 'status') {
+        return error(
+          before.status,
+          before.message ?? statusText(before.status),
+          GRAPHQL_DOCS
+        )
+      }
+      if (before.kind === 'rate-limit') {
+        if (before.status !== undefined || before.retryAfterSeconds !== undefined)
+          return this.rateLimited(before, error, 'graphql')
+        return send(
+          200,
+          {
+            errors: [
+              {
+                type: 'RATE_LIMITED',
+                code: 'graphql_rate_limit',
+                message: 'API rate limit exceeded for installation ID 1.'
+              }
+            ]
+          },
+          { ...headers, ...this.exhausted(before, 'graphql') }
+        )
+      }
+    }
+    const failing = this.faults.take(call, ['graphql-error'])
+    if (failing?.kind === 'graphql-error') {
+      rec.fault = 'graphql-error'
+      if (!failing.path) {
+        const message = failing.message ?? somethingWentWrong()
+        return send(
+          200,
+          { errors: [{ ...(failing.type ? { type: failing.type } : {}), message }] },
+          headers
+        )
+      }
+    }
+    const answer = await this.graphql.answer(
+      body,
+      failing?.kind === 'graphql-error' && failing.path
+        ? { path: failing.path, type: failing.type, message: failing.message }
+        : undefined
+    )
+    for (const v of answer.violations) {
+      this.violations.push({
+        ...v,
+        operationId: 'graphql',
+        method: rec.method,
+        path: rec.path,
+        status: 200
+      })
+    }
+    for (const reason of answer.unexpected)
+      this.unexpected.push({ method: rec.method, path: rec.path, reason })
+    if (answer.bugs.length) {
+      this.fakeBugs.push({
+        operationId: 'graphql',
+        status: 200,
+        path: rec.path,
+        issues: answer.bugs.map((message) => ({ rule: 'graphql.bug', message }))
+      })
+    }
+    const after = this.faults.take(call, ['status', 'reset'], true)
+    if (after) {
+      rec.fault = after.kind
+      if (after.kind === 'reset') return destroy()
+      if (after.kind === 'status')
+        return error(
+          after.status,
+          after.message ?? statusText(after.status),
+          GRAPHQL_DOCS
+        )
+    }
+    send(200, answer.body, headers)
+  }
+
+  /** The headers of a spent primary rate limit. */
+  private exhausted(
+    f: Extract<FaultSpec, { kind: 'rate-limit' }>,
+    resource = 'core'
+  ): Record<string, string> {
+    return {
+      'x-ratelimit-limit': '1000',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-used': '1000',
+      'x-ratelimit-reset': String(
+        Math.floor(Date.now() / 1000) + (f.resetAfterSeconds ?? 60)
+      ),
+      'x-ratelimit-resource': resource
+    }
+  }
+
   private rateLimited(
     f: Extract<FaultSpec, { kind: 'rate-limit' }>,
-    op: Operation,
-    error: (s: number, m: string, d: string, h?: Record<string, string>) => void
+    error: (s: number, m: string, d: string, h?: Record<string, string>) => void,
+    resource = 'core'
   ): void {
     const status = f.status ?? 403
-    const nowSec = Math.floor(Date.now() / 1000)
     if (f.retryAfterSeconds !== undefined) {
       return error(
         status,
         'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.',
         'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits',
-        { 'retry-after': String(f.retryAfterSeconds) }
+        { 'retry-after': String(f.retryAfterSeconds), 'x-ratelimit-resource': resource }
       )
     }
-    const reset = nowSec + (f.resetAfterSeconds ?? 60)
     error(
       status,
       'API rate limit exceeded for installation. If you reach out to GitHub Support for help, please include the request ID.',
       'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api',
-      {
-        'x-ratelimit-limit': '1000',
-        'x-ratelimit-remaining': '0',
-        'x-ratelimit-used': '1000',
-        'x-ratelimit-reset': String(reset),
-        'x-ratelimit-resource': 'core'
-      }
+      this.exhausted(f, resource)
     )
-    void op
   }
 
   private baseHeaders(): Record<string, string> {
@@ -888,14 +1071,18 @@ export class FakeGitHub {
     }
   }
 
+  /** The files a PR lists (REST and GraphQL): merge base..head, at most 3,000. */
+  private async pullFiles(view: PullView): Promise<FileChange[]> {
+    const { mergeBase, head } = await this.prRange(view)
+    return (await this.git.diff(mergeBase, head)).slice(0, MAX_PR_FILES)
+  }
+
   private async pullsListFiles(ctx: Ctx): Promise<Result> {
     const view = await this.pullView(Number(ctx.params.pull_number))
-    const { mergeBase, head } = await this.prRange(view)
-    const files = (await this.git.diff(mergeBase, head)).slice(0, MAX_PR_FILES)
-    const page = paginate(files, ctx.url, 30, 100)
+    const page = paginate(await this.pullFiles(view), ctx.url, 30, 100)
     return {
       status: 200,
-      body: page.items.map((f) => this.objects.diffEntry(this.repoRef, f, head)),
+      body: page.items.map((f) => this.objects.diffEntry(this.repoRef, f, view.head.sha)),
       headers: page.headers
     }
   }
@@ -1360,11 +1547,14 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
   const loaded = contractCache === undefined
   const { contract, loadMs } = loadContract()
   const fake = new FakeGitHub(options, contract)
+  if (options.preloadGraphql) loadGraphqlSchema()
   await fake.listen()
   fake.startupMs = performance.now() - t0
   fake.schemaLoadMs = loaded ? loadMs : 0
   return fake
 }
+
+const sleep = async (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 function statusText(status: number): string {
   if (status === 502) return 'Server Error'
