@@ -81,7 +81,7 @@ export async function checkCommand(argv: readonly string[], io: CliIo): Promise<
   const options = gateOptions(args)
   const body = readBody(args, io)
   const report = await withGitErrors(async () => runCheck(args, io, options, body))
-  io.stdout(render(report, format, io.color))
+  io.stdout(render(report, format, io))
   return report.conclusion === 'failure' || report.conclusion === 'action_required'
     ? 1
     : 0
@@ -139,6 +139,8 @@ async function runCheck(
   try {
     const head = await resolveCommit(objects, headFlag ?? 'HEAD').catch(async (error) => {
       await assertRepository(repo)
+      // git says `unknown revision "HEAD"`, which reads like a typo of the user's.
+      if (await hasNoCommits(repo)) throw new CliError('the repository has no commits')
       throw error
     })
     const [mergeBase, branch] = await Promise.all([
@@ -148,10 +150,15 @@ async function runCheck(
       stringFlag(args, 'branch') ?? currentBranchAt(repo, objects, head, headFlag)
     ])
     const source = gitSource({ repo, objects, head, mergeBase })
-    return await evaluate({ source, options, body, branch })
+    return await evaluate({ source, options, body, branch, base: mergeBase })
   } finally {
     objects.close()
   }
+}
+
+async function hasNoCommits(repo: string): Promise<boolean> {
+  const found = await git(repo, ['rev-list', '-n', '1', '--all'], [0, 128])
+  return found.code === 0 && found.stdout.length === 0
 }
 
 async function findMergeBase(
@@ -208,13 +215,9 @@ async function checkedOutBranch(repo: string): Promise<string | null> {
   return branch.code === 0 ? branch.stdout.toString('utf8').trim() || null : null
 }
 
-function render(
-  report: Report,
-  format: 'text' | 'markdown' | 'json',
-  color: boolean
-): string {
+function render(report: Report, format: 'text' | 'markdown' | 'json', io: CliIo): string {
   if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`
   if (format === 'markdown')
     return `${renderSummary(report, SUMMARY_LIMITS.jobSummary)}\n`
-  return renderText(report, color)
+  return renderText(report, io.color, io.columns)
 }
