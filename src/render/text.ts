@@ -147,7 +147,7 @@ function nextStep(report: Report): string {
   if (codes.has('current-not-shipping'))
     return 'address the findings, then review the head again'
   if (codes.has('stale-unresolved'))
-    return `review ${head} again: the last reviews asked for changes and none at the head says SHIP`
+    return `review the head ${head} again for each stale receipt that asked for changes`
   if (report.missing.length > 0)
     return `review ${head} to add a current ${report.missing.map(terminalLine).join(', ')} receipt`
   if (codes.has('needs-human')) return 'a human must review: the reviewer asks for one'
