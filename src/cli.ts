@@ -4,15 +4,15 @@
  * files and environment to the commands of `cli/main.ts`.
  */
 import { readFileSync } from 'node:fs'
-import * as nodeModule from 'node:module'
 import { main } from './cli/main.js'
 import { receiptSchemas } from './receipts/schema.js'
 import { useSchemaModule } from './receipts/schema-source.js'
 import { exitWhenFlushed } from './util/exit.js'
 
-// Node's own on-disk compile cache (Node ≥ 22.1; absent on older Node, where this does
-// nothing). NODE_COMPILE_CACHE names its folder, NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-;(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.()
+// No compile cache of its own: `module.enableCompileCache()` called from here would
+// cache only modules loaded after it, and this bundle is the only one (checked on Node
+// 24.22.3: the cache folder stays empty). A user who wants the start-up it saves sets
+// NODE_COMPILE_CACHE=<folder> (Node ≥ 22.1), which caches the entry too.
 
 // The schemas are in this bundle, so the CLI needs neither dist/schemas.js nor a Node
 // that can require() an ES module.
