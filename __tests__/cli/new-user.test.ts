@@ -133,6 +133,9 @@ describe('27.4: selection says what it used', () => {
     )
     expect(report.base).toBe(pr.base)
     expect(report.selected).toBe(11)
+    expect(cli(pr.repo.path, ...CHECK, '--format', 'markdown').stdout).toContain(
+      `Head \`${pr.head.slice(0, 7)}\` · changed since \`${pr.base.slice(0, 7)}\` · 11 receipts selected`
+    )
     expect(cli(pr.repo.path, ...CHECK).stdout).toContain(
       `\n  selected: 11 receipts changed since ${pr.base.slice(0, 7)} (the merge base); required: impl_review\n`
     )
