@@ -11,7 +11,6 @@ import {
   statSync,
   writeFileSync
 } from 'node:fs'
-import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { asciiOnly } from './ascii-only.mjs'
 
@@ -24,31 +23,8 @@ const ENTRIES = [
   { src: 'src/main.ts', out: 'main.js' },
   { src: 'src/index.ts', out: 'index.js' },
   { src: 'src/github/octokit.ts', out: 'octokit.js' },
-  { src: 'src/cli.ts', out: 'cli.js' },
-  // The CLI proper, run by dist/cli.js through V8's code cache (src/cli/compile-cache.ts).
-  { src: 'src/cli/entry.ts', out: 'cli-body.js', script: true }
+  { src: 'src/cli.ts', out: 'cli.js' }
 ].filter((entry) => existsSync(entry.src))
-
-/**
- * ncc's ES module output as the classic script `vm.Script` compiles (it has no code cache
- * for modules on Node 20): one `async function (createRequire, url)`. The module's only
- * import is `createRequire` (node built-ins are required through it), `import.meta.url`
- * becomes the `url` argument and its top-level await stays inside the async function.
- * Anything else module-only would be a syntax error in a script: refused here, and the
- * bundle tests run the result.
- */
-function asScript(code) {
-  const body = code.replace(/^#!.*\n/, '')
-  const preamble = /^import\{createRequire as ([\w$]+)\}from"module";/.exec(body)
-  if (!preamble)
-    throw new Error('cli body: ncc output does not start with its createRequire import')
-  const rest = body.slice(preamble[0].length).replaceAll('import.meta.url', '__rg_url')
-  if (/\bimport\s*[({*]|\bimport\.meta\b|\bexport\s*[{*]/.test(rest))
-    throw new Error('cli body: module syntax left that a classic script cannot hold')
-  const script = `(async function (${preamble[1]}, __rg_url) {"use strict";${rest}\n})\n`
-  const hash = createHash('sha256').update(script).digest('hex')
-  return `/*! receipt-gate cli body sha256:${hash} */\n${script}`
-}
 
 const ncc = join('node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js')
 rmSync('dist', { recursive: true, force: true })
@@ -76,7 +52,7 @@ for (const entry of ENTRIES) {
   )
   // Every bundle ASCII only (scripts/ascii-only.mjs: read and compiled as one-byte text).
   const code = asciiOnly(readFileSync(join(tmp, 'index.js'), 'utf8'))
-  writeFileSync(join('dist', entry.out), entry.script ? asScript(code) : code)
+  writeFileSync(join('dist', entry.out), code)
   // ncc's mode kept (dist/cli.js, with its #!, is executable).
   chmodSync(join('dist', entry.out), statSync(join(tmp, 'index.js')).mode)
   rmSync(join(tmp, 'index.js'))

@@ -511,6 +511,16 @@ describe('events', () => {
     expect(result.stdout).toMatch(/unbound-head: must be one of history, fail, allow/)
     expect(result.requests).toHaveLength(0)
   })
+
+  it('a receipt type that does not exist in require fails fast with the known types (issue 27)', async () => {
+    const f = await fixture(() => ({}))
+    const result = await run(f, { inputs: { require: 'impl-review' } })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toContain(
+      'require: unknown receipt type "impl-review": the types are plan_review, impl_review, completion_review, qa_verdict'
+    )
+    expect(result.requests).toHaveLength(0)
+  })
 })
 
 describe('requests (SPEC §9)', () => {

@@ -80,7 +80,7 @@ export async function checkCommand(argv: readonly string[], io: CliIo): Promise<
   const options = gateOptions(args)
   const body = readBody(args, io)
   const report = await withGitErrors(async () => runCheck(args, io, options, body))
-  io.stdout(render(report, format, io.color))
+  io.stdout(render(report, format, io))
   return report.conclusion === 'failure' || report.conclusion === 'action_required'
     ? 1
     : 0
@@ -141,7 +141,7 @@ async function runCheck(
     isShallow(repo)
   ])
   const source = gitSource({ repo, head, mergeBase: forkPoint, shallow })
-  return evaluate({ source, options, body, branch })
+  return evaluate({ source, options, body, branch, base: forkPoint })
 }
 
 async function findMergeBase(
@@ -178,13 +178,9 @@ async function currentBranchAt(
   return at === head ? branch : null
 }
 
-function render(
-  report: Report,
-  format: 'text' | 'markdown' | 'json',
-  color: boolean
-): string {
+function render(report: Report, format: 'text' | 'markdown' | 'json', io: CliIo): string {
   if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`
   if (format === 'markdown')
     return `${renderSummary(report, SUMMARY_LIMITS.jobSummary)}\n`
-  return renderText(report, color)
+  return renderText(report, io.color, io.columns)
 }

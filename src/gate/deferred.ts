@@ -104,7 +104,7 @@ export interface AuditInput {
 export function auditDeferred(input: AuditInput): DeferredAudit {
   const tails = input.sink ? sinkTails(input.sink.markdown) : []
   const expected = Math.max(input.deferredCount, tails.length)
-  if (!input.enabled) return skipped(expected, 'disabled (audit-deferred: false)')
+  if (!input.enabled) return skipped(expected, 'audit-deferred is false')
   if (input.body === null) return skipped(expected, 'no PR body given')
   const unreadable = input.sinkUnreadable ?? null
   // No note when the file was read, or when it is there but unreadable (that fails below).

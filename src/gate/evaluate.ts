@@ -56,6 +56,8 @@ export interface EvaluateInput {
   body: string | null | Promise<string | null>
   /** The PR's head branch (for the deferral file), or null; a promise likewise. */
   branch: string | null | Promise<string | null>
+  /** The merge base `select: changed` counts changes from, for the report (null: none). */
+  base?: string | null
 }
 
 /** Where a receipt's reviewed SHA comes from, before the head rule is applied. */
@@ -99,6 +101,8 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const selected = applyCaps(
     await selectPlans(planReceipts(listing.entries), input, notes, changed)
   )
+  if (listing.entries.length === 0 && !listing.truncated)
+    notes.push(`no receipts under ${options.receiptsDir} at ${shortSha(source.head)}`)
   const [body, branch] = await Promise.all([input.body, input.branch])
   const sinkPath = branch ? deferralSinkPath(branch) : null
   const sinkRead =
@@ -156,6 +160,8 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       incompleteListing: listing.truncated
     }),
     head: source.head,
+    base: input.base ?? null,
+    selected: rows.length,
     verdict: worstCurrentVerdict(rows),
     receipts: rows,
     missing,
@@ -176,7 +182,11 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   }
 }
 
-/** `select`: receipts changed in the PR (default), all, or globs. */
+/**
+ * `select`: receipts changed in the PR (default), all, or globs, in natural order
+ * (`r-9`, `r-10`). What selected nothing is said in `notes`: a silent empty selection
+ * reads only as a missing receipt.
+ */
 async function selectPlans(
   plans: ReceiptPlan[],
   input: EvaluateInput,
@@ -184,7 +194,31 @@ async function selectPlans(
   changedPaths: ReturnType<ReceiptSource['changedPaths']> | null
 ): Promise<ReceiptPlan[]> {
   const select = input.options.select
-  if (select.mode === 'all') return plans
+  const chosen = await choosePlans(plans, input, notes, changedPaths)
+  if (select.mode === 'globs') {
+    for (const glob of select.globs) {
+      // An exclusion selects nothing by itself (`!(…)` is an extglob, not one).
+      if (glob.startsWith('!') && !glob.startsWith('!(')) continue
+      const match = globMatcher([glob])
+      if (!plans.some((plan) => match(plan.path)))
+        notes.push(`select: ${JSON.stringify(glob)} matched no receipt`)
+    }
+  }
+  if (select.mode === 'changed' && chosen.length === 0 && plans.length > 0)
+    notes.push(
+      `none of the ${plans.length} receipt${plans.length === 1 ? '' : 's'} changed since the base${input.base ? ` ${shortSha(input.base)}` : ''} (select: all checks every one)`
+    )
+  return chosen.sort((a, b) => naturalOrder(a.path, b.path))
+}
+
+async function choosePlans(
+  plans: ReceiptPlan[],
+  input: EvaluateInput,
+  notes: string[],
+  changedPaths: ReturnType<ReceiptSource['changedPaths']> | null
+): Promise<ReceiptPlan[]> {
+  const select = input.options.select
+  if (select.mode === 'all') return [...plans]
   if (select.mode === 'globs') {
     const match = globMatcher(select.globs)
     return plans.filter((plan) => match(plan.path))
@@ -192,7 +226,7 @@ async function selectPlans(
   const changed = await (changedPaths ?? input.source.changedPaths())
   if (changed.paths === null) {
     notes.push(`${changed.note}: all receipts selected`)
-    return plans
+    return [...plans]
   }
   const paths = new Set(changed.paths)
   const history = changed.paths.filter((path) => path.includes('.history/'))
@@ -211,6 +245,25 @@ function blobsOf(plans: readonly ReceiptPlan[]): string[] {
       : [plan.latest, ...plan.history].flatMap((e) => (e ? [e.sha] : []))
   )
   return [...new Set(shas)]
+}
+
+/** Paths with their digit runs compared as numbers (`…9, 10, 11`), else by code units. */
+export function naturalOrder(a: string, b: string): number {
+  const left = a.split(/(\d+)/)
+  const right = b.split(/(\d+)/)
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const x = left[i] as string
+    const y = right[i] as string
+    if (x === y) continue
+    // Odd parts are digit runs: shorter (without leading zeros) is smaller.
+    if (i % 2 === 1) {
+      const [nx, ny] = [x.replace(/^0+/, ''), y.replace(/^0+/, '')]
+      if (nx.length !== ny.length) return nx.length - ny.length
+      if (nx !== ny) return nx < ny ? -1 : 1
+    }
+    return x < y ? -1 : 1
+  }
+  return left.length - right.length
 }
 
 /** Reads one receipt and decides where its reviewed SHA will come from. */
@@ -648,19 +701,31 @@ function decideUnbound(
   }
 }
 
+/**
+ * The problems of one row: what made it unreadable, ambiguous, invalid or failing, each
+ * with a code a script can branch on (the headline names the same causes).
+ */
 function rowProblems(row: ReceiptRow): Problem[] {
   if (row.currentness === 'unreadable')
     return [{ code: 'unreadable-receipt', path: row.path, message: row.reason }]
   if (row.currentness === 'ambiguous')
     return [{ code: 'ambiguous-receipt', path: row.path, message: row.reason }]
+  const problems: Problem[] = []
   if (row.structured === 'invalid') {
-    return [
-      {
-        code: 'invalid-projection',
-        path: row.path,
-        message: `structured findings ignored: ${row.structuredReasons[0] ?? 'invalid'}`
-      }
-    ]
+    problems.push({
+      code: 'invalid-projection',
+      path: row.path,
+      message: `structured findings ignored: ${row.structuredReasons[0] ?? 'invalid'}`
+    })
   }
-  return []
+  const code =
+    row.conclusion === 'success' || row.conclusion === 'neutral'
+      ? null
+      : row.verdict === 'NEEDS_HUMAN'
+        ? 'needs-human'
+        : row.currentness === 'stale'
+          ? 'stale-unresolved'
+          : 'current-not-shipping'
+  if (code !== null) problems.push({ code, path: row.path, message: row.reason })
+  return problems
 }

@@ -3,6 +3,7 @@
  * validated in one place. A bad value is an {@link OptionError} naming the input and
  * the allowed values.
  */
+import { TYPE_TO_KIND } from '../receipts/limits.js'
 
 export const UNBOUND_HEAD_POLICIES = ['history', 'fail', 'allow'] as const
 export const NEEDS_HUMAN_CONCLUSIONS = ['action_required', 'failure', 'neutral'] as const
@@ -118,6 +119,24 @@ function parseReceiptsDir(value: string | undefined): string {
   return dir.replace(/^\.\//, '')
 }
 
+/**
+ * The receipt types to require. A type no receipt can have (`impl-review`) could never
+ * be met and would fail every PR for a typo: refused, with the known types.
+ */
+function parseRequire(value: string | undefined): string[] {
+  if (value === undefined) return ['impl_review']
+  const types = parseList(value)
+  const known = Object.keys(TYPE_TO_KIND)
+  const unknown = types.find((type) => !known.includes(type))
+  if (unknown !== undefined) {
+    throw new OptionError(
+      'require',
+      `unknown receipt type ${JSON.stringify(unknown)}: the types are ${known.join(', ')}`
+    )
+  }
+  return types
+}
+
 function parseMax(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return 1000
   const n = Number(value.trim())
@@ -139,7 +158,7 @@ export function parseOptions(raw: RawOptions): GateOptions {
   return {
     receiptsDir: parseReceiptsDir(raw.receiptsDir),
     select: parseSelect(raw.select),
-    require: raw.require === undefined ? ['impl_review'] : parseList(raw.require),
+    require: parseRequire(raw.require),
     bookkeepingPaths: bookkeeping,
     unboundHead: oneOf('unbound-head', raw.unboundHead, UNBOUND_HEAD_POLICIES, 'history'),
     needsHumanConclusion: oneOf(

@@ -94,6 +94,13 @@ export interface Report {
   title?: string
   conclusion: Conclusion
   head: string
+  /**
+   * The merge base `select: changed` counted changes from (null: another selection, or
+   * none known). Optional only for reports made without a selection (a PR not found).
+   */
+  base?: string | null
+  /** How many receipts were selected: the rows of `receipts`. */
+  selected?: number
   /** Worst verdict among current receipts, or ''. */
   verdict: string
   receipts: ReceiptRow[]

@@ -20,9 +20,14 @@ const ICON: Record<Conclusion, string> = {
   action_required: '🟠'
 }
 
-/** One line: what a reader needs first, e.g. `NEEDS_WORK — 2 introduced findings open (1 P1)`. */
+/**
+ * One line: what made the conclusion, e.g. `NEEDS_WORK — 2 introduced findings open (1 P1)`
+ * or `40 stale receipts ended unresolved (NEEDS_WORK)`; a passing run names its verdict.
+ */
 export function renderTitle(report: Report): string {
   if (report.title !== undefined) return report.title
+  if (report.receipts.length === 0 && report.missing.length === 0)
+    return 'No review receipts selected'
   const open = introducedOpen(report)
   const severe = ['P0', 'P1']
     .map(
@@ -34,23 +39,49 @@ export function renderTitle(report: Report): string {
   const findings =
     open.length === 0
       ? 'no introduced findings open'
-      : `${open.length} introduced finding${open.length === 1 ? '' : 's'} open${severe.length ? ` (${severe.join(', ')})` : ''}`
-  const head =
-    report.missing.length > 0
-      ? `No current ${report.missing.join(', ')}`
-      : report.verdict || 'No current receipt'
-  const extras: string[] = []
+      : `${plural(open.length, 'introduced finding')} open${severe.length ? ` (${severe.join(', ')})` : ''}`
+  const causes = failureCauses(report)
+  // The current verdict leads when it fails the run, closes when findings are open, and
+  // is the whole line when nothing else failed.
+  const verdict = report.verdict ? `${report.verdict} — ${findings}` : null
+  if (verdict !== null && report.verdict !== 'SHIP') causes.unshift(verdict)
+  else if (verdict !== null && (causes.length === 0 || open.length > 0))
+    causes.push(verdict)
+  if (report.missing.length > 0) causes.unshift(`No current ${report.missing.join(', ')}`)
+  if (causes.length === 0) causes.push(`No current receipt — ${findings}`)
+  return causes.join(' — ').slice(0, 250)
+}
+
+/** What failed the run besides the current verdict and the missing types, in words. */
+function failureCauses(report: Report): string[] {
+  const causes: string[] = []
+  const stale = report.receipts.filter(
+    (row) => row.currentness === 'stale' && row.conclusion === 'failure'
+  )
+  if (stale.length > 0) {
+    const verdicts = [...new Set(stale.map((row) => row.verdict ?? 'no verdict'))]
+    causes.push(
+      `${plural(stale.length, 'stale receipt')} ended unresolved (${verdicts.join(', ')})`
+    )
+  }
   const unknown = report.receipts.filter(
     (r) => r.currentness === 'unreadable' || r.currentness === 'ambiguous'
   ).length
-  if (unknown > 0) extras.push(`${unknown} unreadable or ambiguous`)
+  if (unknown > 0) causes.push(`${unknown} unreadable or ambiguous`)
   if (report.problems.some((p) => p.code === 'truncated-tree'))
-    extras.push('receipts folder listed incompletely')
+    causes.push('receipts folder listed incompletely')
   if (report.deferred.hints.length > 0)
-    extras.push('deferred findings not named in the PR body')
-  if (report.receipts.length === 0 && report.missing.length === 0)
-    return 'No review receipts selected'
-  return [head, findings, ...extras].join(' — ').slice(0, 250)
+    causes.push('deferred findings not named in the PR body')
+  return causes
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
+/** The deferred audit's line when it was skipped: its note says why, once. */
+export function auditSkipped(notes: readonly string[]): string {
+  return `skipped (${notes.join('; ')})`
 }
 
 /** Current findings that are introduced and still open (open or not_fixed). */
@@ -234,7 +265,7 @@ function headerBlocks(report: Report): Block[] {
     '',
     `**${mdInline(renderTitle(report))}**`,
     '',
-    `Head ${mdCode(shortSha(report.head))} · ${report.receipts.length} receipt${report.receipts.length === 1 ? '' : 's'} selected · required: ${required}`
+    `Head ${mdCode(shortSha(report.head))}${report.base ? ` · changed since ${mdCode(shortSha(report.base))}` : ''} · ${report.receipts.length} receipt${report.receipts.length === 1 ? '' : 's'} selected · required: ${required}`
   ]
   for (const note of report.notes) lines.push('', `> ${mdInline(note)}`)
   return [{ text: lines.join('\n'), priority: 3 }]
@@ -375,8 +406,7 @@ function suppressedDeferredBlocks(report: Report): Block[] {
       )
   }
   const d = report.deferred
-  if (d.skipped)
-    lines.push(`- Deferred audit: skipped (${d.notes.map(mdInline).join('; ')})`)
+  if (d.skipped) lines.push(`- Deferred audit: ${mdInline(auditSkipped(d.notes))}`)
   else {
     lines.push(
       `- Deferred audit: ${d.hints.length === 0 ? '✅' : '❌'} the PR body names ${d.named} of ${d.expected} deferred finding${d.expected === 1 ? '' : 's'}`
