@@ -231,7 +231,7 @@ describe('the action on a pull request', () => {
       const result = await run(f, { workspace })
       expect(result.exitCode).toBe(1)
       const report = JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8'))
-      expect(report.deferred).toMatchObject({ expected: 1, named: 1, unnamed: [why] })
+      expect(report.deferred).toMatchObject({ expected: 1, named: 1, notes: [why] })
       expect(report.conclusion).toBe('failure')
     }
     // The API source read it once, through the contents API (encoding: none past 1 MB).
