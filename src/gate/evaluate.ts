@@ -11,7 +11,6 @@ import {
   candidateHeads,
   loadGenerations,
   selectCurrent,
-  withReportableText,
   type Generation,
   type HistoryFile,
   type Selection,
@@ -281,7 +280,7 @@ function classify(plan: ReceiptPlan, blobs: Map<string, Uint8Array | string>): P
       kind: 'findings',
       plan,
       receipt: null,
-      generations: reportableOnly(loaded.generations, null)
+      generations: loaded.generations
     }
   }
   const bytes = blobOf(plan.latest, blobs)
@@ -301,33 +300,12 @@ function classify(plan: ReceiptPlan, blobs: Map<string, Uint8Array | string>): P
       kind: 'findings',
       plan,
       receipt,
-      generations: reportableOnly(loaded.generations, receipt)
+      generations: loaded.generations
     }
   }
   const head = envelopeHead(receipt.data)
   if (head !== null) return { kind: 'envelope', plan, receipt, sha: head }
   return { kind: 'unbound', plan, receipt }
-}
-
-/**
- * The generations with the text of findings that can never be reported dropped (see
- * `withReportableText`): kept until every receipt is read, they are what the gate holds.
- */
-function reportableOnly(
-  generations: Generation[],
-  receipt: ReadableReceipt | null
-): Generation[] {
-  const containers = containersOf(generations)
-  const slim = withReportableText(containers, selectionFilter(receipt))
-  const replaced = new Map(containers.map((container, i) => [container, slim[i]]))
-  return generations.map((generation) =>
-    generation.findings
-      ? {
-          ...generation,
-          findings: replaced.get(generation.findings) ?? generation.findings
-        }
-      : generation
-  )
 }
 
 /** The receipt's own kind and backend, which selection keeps to (none for an orphan). */

@@ -213,37 +213,6 @@ function unsuperseded(containers: readonly FindingsContainer[]): FindingsContain
   return containers.filter((c) => !superseded.has(c.sourceReceiptId))
 }
 
-/**
- * The containers as `selectCurrent(containers, …, filter)` needs them: the ones it may
- * choose as the tip unchanged (the same objects), every other one with its items'
- * text (title, body, suggestion) dropped. Only a tip's findings are ever reported;
- * the chain walk behind it reads the others' ids and lineage only.
- *
- * Performance (issue 7): the gate holds every receipt's generations until the last
- * receipt is read, and each generation holds a copy of every finding's text: on a
- * 2-core runner that was a megabyte a 10-receipt pull request for each scavenge to
- * copy, then promoted, then a full collection.
- */
-export function withReportableText(
-  containers: readonly FindingsContainer[],
-  filter: SelectionFilter = {}
-): FindingsContainer[] {
-  const tips = new Set(unsuperseded(inScope(containers, filter)))
-  return containers.map((container) =>
-    tips.has(container)
-      ? container
-      : {
-          ...container,
-          items: container.items.map((item) => ({
-            ...item,
-            title: '',
-            body: '',
-            suggestion: null
-          }))
-        }
-  )
-}
-
 function parentFault(
   container: FindingsContainer,
   byId: Map<string, FindingsContainer>
