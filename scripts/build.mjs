@@ -12,17 +12,10 @@ import {
   writeFileSync
 } from 'node:fs'
 import { join } from 'node:path'
-import { asciiOnly } from './ascii-only.mjs'
 
-// The action is three bundles (issue 7: load what a run needs, when it needs it):
-// dist/index.js, the light entry that answers an event with nothing to gate;
-// dist/main.js, the action proper, which the entry imports when there is something to
-// gate; dist/octokit.js, `@actions/github`, which the REST client imports only when a
-// proxy is configured. Each is imported with `webpackIgnore`, so ncc leaves them apart.
 const ENTRIES = [
-  { src: 'src/main.ts', out: 'main.js' },
+  // The action: one bundle.
   { src: 'src/index.ts', out: 'index.js' },
-  { src: 'src/github/octokit.ts', out: 'octokit.js' },
   { src: 'src/cli.ts', out: 'cli.js' },
   // The CLI proper, loaded by dist/cli.js once Node's compile cache is on.
   { src: 'src/cli/run.ts', out: 'cli-main.js' }
@@ -52,8 +45,7 @@ for (const entry of ENTRIES) {
       stdio: 'inherit'
     }
   )
-  // Every bundle ASCII only (scripts/ascii-only.mjs: read and compiled as one-byte text).
-  const code = asciiOnly(readFileSync(join(tmp, 'index.js'), 'utf8'))
+  const code = readFileSync(join(tmp, 'index.js'), 'utf8')
   writeFileSync(join('dist', entry.out), code)
   // ncc's mode kept (dist/cli.js, with its #!, is executable).
   chmodSync(join('dist', entry.out), statSync(join(tmp, 'index.js')).mode)

@@ -1,12 +1,12 @@
 /**
- * The action: inputs → event → pull request → receipts → gate → check run, summary,
+ * The action (SPEC §2): context → pull request → receipt source → evaluate → publish →
  * outputs. The only place that sets outputs or fails the step; every decision is made
  * in the pure core, every call to the outside world in an adapter.
  */
-// The toolkit's commands, without the toolkit (issue 7: it loads undici at import).
-import * as core from './action/commands.js'
-import { maskToken, type ActionInputs } from './action/inputs.js'
-import type { RunContext } from './action/context.js'
+import * as core from '@actions/core'
+import { readRunContext, type RunContext } from './action/context.js'
+import { routeEvent } from './action/event.js'
+import { readInputs, type ActionInputs } from './action/inputs.js'
 import { emptyOutputs, reportOutputs, type Outputs } from './action/outputs.js'
 import {
   logReport,
@@ -15,29 +15,20 @@ import {
   writeReportFile,
   type PublishTarget
 } from './action/publish.js'
-import { readStart, type RunStart } from './action/quick.js'
 import { mergeGroupReport, pullNotFoundReport } from './action/special-reports.js'
 import { workspaceSource } from './action/workspace.js'
 import { evaluate } from './gate/evaluate.js'
 import type { Report } from './gate/report.js'
 import { apiSource } from './github/api-source.js'
 import { createClient, type Octokit } from './github/client.js'
-import type { EarlyReads } from './github/http.js'
 import { findPullRequestByHead, getPullRequest, pendingFields } from './github/pulls.js'
 
-/**
- * Runs the action; never throws (failures fail the step with one clear message).
- * `start`: what the light entry read (null: read here, where a bad input fails the step);
- * `early`: the reads it started before this module loaded (`prefetch.ts`).
- */
-export async function run(
-  start: RunStart | null = null,
-  early: EarlyReads | null = null
-): Promise<void> {
+/** Runs the action; never throws (a failure fails the step with one clear message). */
+export async function run(): Promise<void> {
   try {
-    const { inputs, context, route } = start ?? readStart()
-    // Before any output; the light entry has sent its early reads by now (see maskToken).
-    maskToken(inputs)
+    const inputs = readInputs()
+    const context = readRunContext()
+    const route = routeEvent(context.eventName, context.payload, inputs.pullNumber)
     if (route.kind === 'nothing') {
       core.info(`Receipt Gate: nothing to gate (${route.why}).`)
       return setOutputs(emptyOutputs('neutral'))
@@ -45,17 +36,20 @@ export async function run(
     const octokit = createClient({
       token: inputs.token,
       baseUrl: context.apiUrl,
-      early: early ?? undefined,
       timeScale: context.timeScale,
-      onRetry: (line) => core.info(line)
+      onRetry: core.info
     })
+    const to = (headSha: string, fork: boolean): PublishTarget =>
+      target(octokit, inputs, context, headSha, fork)
     if (route.kind === 'merge-group') {
       const published = await publishReport(
         mergeGroupReport(route.headSha),
-        target(octokit, inputs, context, route.headSha, false)
+        to(route.headSha, false)
       )
       return setOutputs(emptyOutputs('success', published))
     }
+
+    // The pull request: named by the event, or found by its head (workflow_run).
     const number =
       route.kind === 'pull'
         ? route.number
@@ -66,22 +60,17 @@ export async function run(
             owner: route.headOwner
           })))
     if (number === null && route.kind === 'workflow-run') {
-      const report = pullNotFoundReport(
-        route.headSha,
+      const why =
         'no open pull request has this head (workflow_run.pull_requests is empty for forks; set pull-number)'
-      )
-      return await finish(
-        report,
-        inputs,
-        context,
-        target(octokit, inputs, context, route.headSha, false)
-      )
+      const report = pullNotFoundReport(route.headSha, why)
+      return await finish(report, inputs, context, to(route.headSha, false))
     }
     if (number === null) throw new Error('no pull request to gate')
-    // Performance (issue 7): when the event names the head, the receipts are listed
-    // while the PR is read (a round trip less); its fields are awaited where needed.
+    // When the event names the head, the receipts are listed while the PR is read.
     const pr = pendingFields(getPullRequest(octokit, context.owner, context.repo, number))
     const head = route.headSha ?? (await pr.headSha)
+
+    // The receipts: from the workspace when it holds the head's history, else the API.
     const source =
       (await workspaceSource(context.workspace, head, pr.baseSha)) ??
       apiSource({
@@ -98,8 +87,7 @@ export async function run(
       body: pr.body,
       branch: pr.headRef
     })
-    const fork = await pr.fork
-    await finish(report, inputs, context, target(octokit, inputs, context, head, fork))
+    await finish(report, inputs, context, to(head, await pr.fork))
   } catch (error) {
     core.setFailed(
       `Receipt Gate: ${error instanceof Error ? error.message : String(error)}`
@@ -115,24 +103,10 @@ async function finish(
   to: PublishTarget
 ): Promise<void> {
   logReport(report)
-  // The job summary and the JSON report need nothing from the check run: they are
-  // rendered and written while its writes are on the wire (issue 7). In macrotasks, not
-  // microtasks: a microtask would run before the create's bytes reach the socket and
-  // hold them back for the whole rendering (30–40 ms of a run on a 2-core runner); and
-  // between each buffer written, an answer that came in is handled and its next batch
-  // sent.
   const [published, reportPath] = await Promise.all([
     publishReport(report, to),
-    nextMacrotask().then(async () => {
-      const path = await writeReportFile(
-        report,
-        `${context.runId}-${context.runAttempt}`,
-        nextMacrotask
-      )
-      await nextMacrotask()
-      await writeJobSummary(report, nextMacrotask)
-      return path
-    })
+    writeReportFile(report, `${context.runId}-${context.runAttempt}`),
+    writeJobSummary(report)
   ])
   setOutputs(reportOutputs(report, published, reportPath))
   const failing =
@@ -162,10 +136,6 @@ function target(
     fork,
     timeScale: context.timeScale
   }
-}
-
-async function nextMacrotask(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
 }
 
 function setOutputs(outputs: Outputs): void {

@@ -84,10 +84,23 @@ describe('the action on a pull request', () => {
     // Written in pieces (issue 7), read as `check --format json` prints it.
     expect(reportText).toBe(`${JSON.stringify(report, null, 2)}\n`)
     expect(result.stdout).toContain('::stop-commands::')
-    // The receipt's bytes in the raw media type, not base64 inside JSON (issue 7).
+    // The blob's JSON form (base64): fetch would decode a raw answer as text.
     const blobs = result.requests.filter((q) => q.operationId === 'git/get-blob')
     expect(blobs.length).toBeGreaterThan(0)
-    for (const blob of blobs) expect(blob.accept).toBe('application/vnd.github.raw+json')
+    for (const blob of blobs) expect(blob.accept).not.toMatch(/raw/)
+  })
+
+  it('a receipt that is not valid UTF-8 is read as its exact bytes through the API', async () => {
+    let at = 0
+    const f = await fixture((reviewed, base) => {
+      const text = Buffer.from(receiptWith(reviewed, base))
+      at = text.indexOf('Finding 1')
+      text[at] = 0xff // an invalid byte inside a string: the JSON stays well-formed
+      return { [`${DIR}/impl-fn-7.1.json`]: text }
+    })
+    const result = await run(f)
+    const report = JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8'))
+    expect(report.receipts[0].reason).toContain(`not valid UTF-8 (at byte ${at})`)
   })
 
   it('a server that answers blobs in JSON whatever the media type: the receipts are read from their base64', async () => {
@@ -240,7 +253,7 @@ describe('the action on a pull request', () => {
     ).toHaveLength(1)
   })
 
-  it('behind a proxy: requests go through @actions/github (dist/octokit.js), NO_PROXY honoured', async () => {
+  it('behind a proxy: requests go through the toolkit proxy agent, NO_PROXY honoured', async () => {
     const f = await fixture((reviewed, base) => ({
       [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)
     }))
@@ -253,10 +266,6 @@ describe('the action on a pull request', () => {
     expect(result.exitCode).toBe(0)
     expect(result.outputs.conclusion).toBe('success')
     expect(f.fake.checks.runs).toHaveLength(1)
-    // fetch would decode a raw answer as text: octokit asks for the blob's JSON form.
-    const blobs = result.requests.filter((q) => q.operationId === 'git/get-blob')
-    expect(blobs.length).toBeGreaterThan(0)
-    for (const blob of blobs) expect(blob.accept).not.toMatch(/raw/)
   })
 
   it('behind a proxy, a request past its deadline times out (octokit gets it as a signal)', async () => {
@@ -293,7 +302,7 @@ describe('forks and failing GitHub', () => {
     expect(result.exitCode).toBe(1)
     expect(f.fake.checks.runs).toHaveLength(0)
     expect(result.stdout).toMatch(
-      /^::error file=src\/file-1\.ts,line=10,endLine=12,title=P1 · introduced · confidence 75 — Finding 1::/m
+      /^::error title=P1 · introduced · confidence 75 — Finding 1,file=src\/file-1\.ts,line=10,endLine=12::/m
     )
     expect(result.stdout).toMatch(/pull_request_target/)
     expect(result.summary).toContain('### 1. Verdict')

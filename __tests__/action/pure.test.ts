@@ -1,10 +1,9 @@
-/** Pure parts of the action: event routing, the retry policy, workflow-command escaping, stop-commands. */
-import { describe, expect, it } from '@jest/globals'
+/** Pure parts of the action: event routing, the PR read's fields, workflow-command escaping, stop-commands. */
+import { describe, expect, it, jest } from '@jest/globals'
 import { routeEvent } from '../../src/action/event.js'
-import { workflowCommand } from '../../src/action/fallback.js'
+import { annotate } from '../../src/action/fallback.js'
 import { logUntrusted } from '../../src/action/log.js'
 import { pendingFields, type PullRequestInfo } from '../../src/github/pulls.js'
-import { decide, rateLimitWait } from '../../src/github/retry.js'
 import { readJsonBytes, type JsonObject } from '../../src/receipts/json.js'
 
 const payload = (value: unknown): JsonObject => {
@@ -109,100 +108,30 @@ describe('pendingFields (the PR read beside the listing)', () => {
   })
 })
 
-describe('retry policy', () => {
-  const now = 1_000_000
-  it('retries 5xx and network errors for reads, at most 3 times, with backoff', () => {
-    expect(
-      decide({ status: 502, headers: {}, message: 'bad gateway' }, 0, {
-        idempotent: true,
-        nowMs: now
-      })
-    ).toEqual({ action: 'retry', waitMs: 1000, why: 'HTTP 502' })
-    expect(
-      decide({ status: undefined, headers: {}, message: 'reset' }, 2, {
-        idempotent: true,
-        nowMs: now
-      })
-    ).toMatchObject({ action: 'retry', waitMs: 4000 })
-    expect(
-      decide({ status: 500, headers: {}, message: 'x' }, 3, {
-        idempotent: true,
-        nowMs: now
-      })
-    ).toMatchObject({ action: 'fail' })
-    expect(
-      decide({ status: 502, headers: {}, message: 'x' }, 0, {
-        idempotent: false,
-        nowMs: now
-      })
-    ).toMatchObject({ action: 'fail' })
-    expect(
-      decide({ status: 404, headers: {}, message: 'x' }, 0, {
-        idempotent: true,
-        nowMs: now
-      })
-    ).toMatchObject({ action: 'fail' })
-  })
-  it('honours retry-after and x-ratelimit-reset up to 60 s, for writes too', () => {
-    expect(
-      decide({ status: 429, headers: { 'retry-after': '3' }, message: '' }, 0, {
-        idempotent: false,
-        nowMs: now
-      })
-    ).toMatchObject({ action: 'retry', waitMs: 3000 })
-    const reset = {
-      'x-ratelimit-remaining': '0',
-      'x-ratelimit-reset': String(now / 1000 + 30)
-    }
-    expect(
-      decide({ status: 403, headers: reset, message: 'API rate limit exceeded' }, 0, {
-        idempotent: true,
-        nowMs: now
-      })
-    ).toMatchObject({ action: 'retry', waitMs: 30000 })
-    const far = {
-      'x-ratelimit-remaining': '0',
-      'x-ratelimit-reset': String(now / 1000 + 3600)
-    }
-    expect(
-      decide({ status: 403, headers: far, message: '' }, 0, {
-        idempotent: true,
-        nowMs: now
-      })
-    ).toMatchObject({ action: 'fail', message: expect.stringContaining('3600 s') })
-    expect(
-      rateLimitWait({ status: 403, headers: {}, message: 'secondary rate limit' }, now)
-    ).toBe(60000)
-  })
-  it('does not treat a permission 403 as a rate limit', () => {
-    expect(
-      decide(
-        {
-          status: 403,
-          headers: { 'x-ratelimit-remaining': '4999' },
-          message: 'Resource not accessible by integration'
-        },
-        0,
-        { idempotent: false, nowMs: now }
-      )
-    ).toMatchObject({ action: 'fail' })
-  })
-})
-
 describe('workflow commands', () => {
-  it('escapes data and properties as the toolkit does', () => {
-    const line = workflowCommand({
-      path: 'src/a,b:c.ts',
-      start_line: 3,
-      end_line: 4,
-      annotation_level: 'failure',
-      title: 'P1 · x, y: z',
-      message: '100%\nnext ::set-output name=a::b\r'
-    })
-    expect(line).toBe(
-      '::error file=src/a%2Cb%3Ac.ts,line=3,endLine=4,title=P1 · x%2C y%3A z::100%25%0Anext ::set-output name=a::b%0D'
+  it('fallback annotations: data and properties escaped by the toolkit, one line each', () => {
+    const written: string[] = []
+    const write = jest
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => {
+        written.push(String(chunk))
+        return true
+      })
+    try {
+      annotate({
+        path: 'src/a,b:c.ts',
+        start_line: 3,
+        end_line: 4,
+        annotation_level: 'failure',
+        title: 'P1 · x, y: z',
+        message: '100%\nnext ::set-output name=a::b\r'
+      })
+    } finally {
+      write.mockRestore()
+    }
+    expect(written.join('')).toBe(
+      '::error title=P1 · x%2C y%3A z,file=src/a%2Cb%3Ac.ts,line=3,endLine=4::100%25%0Anext ::set-output name=a::b%0D\n'
     )
-    expect(line.split('\n')).toHaveLength(1)
   })
   it('wraps untrusted lines in a stop-commands block with a fresh token', () => {
     const lines: string[] = []

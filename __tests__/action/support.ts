@@ -34,7 +34,7 @@ export interface PrFixture {
  * builds the files of the `.flow/`-only commit that records the review.
  */
 export async function prFixture(
-  receipts: (reviewed: string, base: string) => Record<string, string>,
+  receipts: (reviewed: string, base: string) => Record<string, string | Uint8Array>,
   pull: Partial<PullRequestSpec> = {},
   fakeOptions: Partial<Pick<FakeGitHubOptions, 'treePaths' | 'rawBlobs'>> = {}
 ): Promise<PrFixture> {

@@ -252,7 +252,7 @@ export function renderMatrixDoc(): string {
     'Every cell also keeps these invariants:',
     '',
     '- the step ends in bounded time: at most 4 attempts per request (20 s timeout each),',
-    '  backoff 1 s, 2 s, 4 s, rate-limit waits of at most 60 s; the test bounds the wall',
+    '  backoff 1 s, 4 s, 9 s, rate-limit waits of at most 60 s; the test bounds the wall',
     '  time and counts the attempts of every read;',
     '- no check run is ever left `in_progress` (runs are created completed);',
     '- at most one check run per attempt, and no annotation posted twice;',

@@ -1,7 +1,6 @@
 /** The run's environment, read once: event, repository, run ids, API URL, workspace. */
 import { readFileSync } from 'node:fs'
 import { isJsonObject, readJsonBytes, type JsonObject } from '../receipts/json.js'
-import { timeScaleFrom } from '../github/retry.js'
 
 export interface RunContext {
   eventName: string
@@ -41,4 +40,10 @@ function readPayload(path: string | undefined): JsonObject {
   } catch {
     return Object.create(null) as JsonObject
   }
+}
+
+/** `RECEIPT_GATE_TIME_SCALE` (default 1): multiplies every wait and timeout (tests). */
+function timeScaleFrom(env: NodeJS.ProcessEnv): number {
+  const scale = Number(env.RECEIPT_GATE_TIME_SCALE)
+  return Number.isFinite(scale) && scale > 0 ? scale : 1
 }

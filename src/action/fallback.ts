@@ -1,30 +1,20 @@
 /**
  * The fallback when the check run cannot be posted (403: a fork PR's read-only token, or
- * no `checks: write`): workflow-command annotations, escaped as the toolkit escapes them
- * (`%`, CR, LF in data; also `:` and `,` in properties).
+ * no `checks: write`): the annotations as the toolkit's workflow-command annotations.
  */
+import * as core from '@actions/core'
 import type { ReportAnnotation } from '../gate/report.js'
 
 const LEVEL = { failure: 'error', warning: 'warning', notice: 'notice' } as const
 
-/** Escapes a workflow command's data as `@actions/core` does. */
-export function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
-}
-
-function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C')
-}
-
-/** One `::error file=…,line=…,endLine=…,title=…::message` line per annotation. */
-export function workflowCommand(annotation: ReportAnnotation): string {
-  const props = [
-    `file=${escapeProperty(annotation.path)}`,
-    `line=${annotation.start_line}`,
-    `endLine=${annotation.end_line}`,
-    `title=${escapeProperty(annotation.title)}`
-  ].join(',')
-  return `::${LEVEL[annotation.annotation_level]} ${props}::${escapeData(annotation.message)}`
+/** One `::error file=…,line=…::message` (or warning, notice) per annotation; the toolkit escapes it. */
+export function annotate(annotation: ReportAnnotation): void {
+  core[LEVEL[annotation.annotation_level]](annotation.message, {
+    title: annotation.title,
+    file: annotation.path,
+    startLine: annotation.start_line,
+    endLine: annotation.end_line
+  })
 }
 
 /** The log's explanation of why there is no check run, and how to get one. */

@@ -2,9 +2,8 @@
  * The action's inputs, read once (the only module that reads `INPUT_*`) into one
  * typed, validated object. A bad value fails fast naming the input and what it allows.
  */
-import { EOL } from 'node:os'
+import * as core from '@actions/core'
 import { OptionError, parseOptions, type GateOptions } from '../gate/options.js'
-import { escapeData } from './fallback.js'
 
 export interface ActionInputs {
   token: string
@@ -33,15 +32,14 @@ export const INPUT_NAMES = [
 
 /** Reads raw strings: `undefined` for an input the workflow did not set (action.yml supplies defaults). */
 function raw(name: (typeof INPUT_NAMES)[number]): string | undefined {
-  // `core.getInput` without `@actions/core` (issue 7: the light entry must not load it,
-  // it brings undici): the same variable, trimmed at the ends only (list inputs keep
-  // their newlines).
-  const env = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`]
-  return env === undefined ? undefined : env.trim()
+  return `INPUT_${name.toUpperCase()}` in process.env ? core.getInput(name) : undefined
 }
 
 /** Reads and validates every input, and masks the token; throws {@link OptionError} on a bad value. */
 export function readInputs(): ActionInputs {
+  // Masked before anything else is read or logged.
+  const token = raw('token') ?? ''
+  if (token !== '') core.setSecret(token)
   const gate = parseOptions({
     receiptsDir: raw('receipts-dir'),
     select: raw('select'),
@@ -66,7 +64,6 @@ export function readInputs(): ActionInputs {
       `must be a pull request number (got ${JSON.stringify(pull)})`
     )
   }
-  const token = raw('token') ?? ''
   return {
     token,
     checkName: (raw('check-name') ?? '').trim() || 'Review receipts',
@@ -74,15 +71,4 @@ export function readInputs(): ActionInputs {
     pullNumber: pull === '' ? null : Number(pull),
     gate
   }
-}
-
-/**
- * `core.setSecret` for the token: the `add-mask` workflow command, escaped as the toolkit
- * escapes it. Written before the run's first line of output, not when the inputs are
- * read (issue 7): the first write to stdout sets the stream up (5 ms of a cold start on
- * a 2-core runner, 1.5 once the HTTP client is loaded), and the early reads go out first.
- */
-export function maskToken(inputs: ActionInputs): void {
-  if (inputs.token !== '')
-    process.stdout.write(`::add-mask::${escapeData(inputs.token)}${EOL}`)
 }

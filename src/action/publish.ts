@@ -2,22 +2,16 @@
  * Publishing a report: the check run (or, on 403, the workflow-command fallback), the
  * job summary and the JSON report file. Returns what happened; `main.ts` sets outputs.
  */
-import * as core from './commands.js'
+import * as core from '@actions/core'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Report } from '../gate/report.js'
 import { ChecksForbiddenError, publishCheckRun, type Dropped } from '../github/checks.js'
 import type { Octokit } from '../github/client.js'
-import { prettyJsonPieces } from '../render/json-pieces.js'
 import { mdInline } from '../render/markdown-escape.js'
-import {
-  SUMMARY_LIMITS,
-  renderSummary,
-  renderTitle,
-  summaryPieces
-} from '../render/summary.js'
-import { fallbackExplanation, workflowCommand } from './fallback.js'
-import { logUntrusted } from './log.js'
-import { writePieces } from './write-pieces.js'
+import { SUMMARY_LIMITS, renderSummary, renderTitle } from '../render/summary.js'
+import { annotate, fallbackExplanation } from './fallback.js'
+import { logUntrustedLines } from './log.js'
 
 export interface PublishTarget {
   octokit: Octokit
@@ -35,10 +29,6 @@ export interface Published {
   checkRunUrl: string
   /** True when the check run could not be posted and workflow commands stood in. */
   fallback: boolean
-}
-
-const write = (line: string): void => {
-  process.stdout.write(`${line}\n`)
 }
 
 /** Posts the check run, falling back to workflow commands on 403. */
@@ -62,7 +52,7 @@ export async function publishReport(
       timeScale: target.timeScale,
       // These lines quote GitHub's error message: an API answer is untrusted text too
       // (printed raw, a `##[…]` or `::…` in it would run as a workflow command).
-      log: (line) => logUntrusted(write, [line])
+      log: (line) => logUntrustedLines([line])
     })
     if (run.dropped.length > 0)
       core.warning(
@@ -72,7 +62,7 @@ export async function publishReport(
   } catch (error) {
     if (!(error instanceof ChecksForbiddenError)) throw error
     for (const line of fallbackExplanation(error.message, target.fork)) core.warning(line)
-    for (const annotation of report.annotations) write(workflowCommand(annotation))
+    for (const annotation of report.annotations) annotate(annotation)
     return { checkRunId: '', checkRunUrl: '', fallback: true }
   }
 }
@@ -86,37 +76,26 @@ function withDropped(report: Report, dropped: readonly Dropped[]): string {
   return renderSummary(report, SUMMARY_LIMITS.checkRun - Buffer.byteLength(note)) + note
 }
 
-/**
- * The job summary (same Markdown, up to 1 MiB); skipped when the runner gives no file.
- * `pause` is awaited between the buffers written (see `writePieces`).
- */
-export async function writeJobSummary(
-  report: Report,
-  pause?: () => Promise<void>
-): Promise<void> {
+/** The job summary (same Markdown, up to 1 MiB); skipped when the runner gives no file. */
+export async function writeJobSummary(report: Report): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return
-  await core.appendSummary(summaryPieces(report, SUMMARY_LIMITS.jobSummary), pause)
+  await core.summary
+    .addRaw(renderSummary(report, SUMMARY_LIMITS.jobSummary), true)
+    .write()
 }
 
-/**
- * Writes the JSON report under RUNNER_TEMP (or the OS temp dir); returns its path. The
- * text is `JSON.stringify(report, null, 2)` and a line end, written in pieces (issue 7).
- */
-export async function writeReportFile(
-  report: Report,
-  runId: string,
-  pause?: () => Promise<void>
-): Promise<string> {
+/** Writes the JSON report (SPEC §8) under RUNNER_TEMP (or the OS temp dir); returns its path. */
+export async function writeReportFile(report: Report, runId: string): Promise<string> {
   const dir = process.env.RUNNER_TEMP || process.env.TMPDIR || '/tmp'
   const path = join(dir, `receipt-gate-report-${runId || 'local'}.json`)
-  await writePieces(path, prettyJsonPieces(report), { flags: 'w', pause })
+  await writeFile(path, `${JSON.stringify(report, null, 2)}\n`)
   return path
 }
 
 /** One readable line per receipt; receipt text only inside a stop-commands block. */
 export function logReport(report: Report): void {
   core.info(`Receipt Gate: ${report.conclusion} on ${report.head}`)
-  logUntrusted(write, [
+  logUntrustedLines([
     renderTitle(report),
     ...report.receipts.map(
       (row) =>

@@ -79,8 +79,7 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
     async changedPaths() {
       // Performance (issue 7): the first page is asked for beside the PR read, whose
       // file count decides whether the list is used at all (one page is the cost of
-      // that guess on a PR over the cap). The light entry may have started it
-      // (src/action/prefetch.ts): the same builder.
+      // that guess on a PR over the cap).
       const firstPage = octokit.rest.pulls.listFiles(
         filesPageParams(base, options.pullNumber)
       )
@@ -154,7 +153,7 @@ async function folderByName(
   dir: string
 ): Promise<RawTree | undefined> {
   // Only plain segments (null otherwise): `.` would mean something else to git than to
-  // the walk. The light entry may have started this read: the same builder.
+  // the walk.
   const params = folderTreeParams(base, head, dir)
   if (!params) return undefined
   try {
@@ -196,16 +195,9 @@ async function readBlob(
   sha: string
 ): Promise<Uint8Array | string> {
   try {
-    // Performance (issue 7): the raw media type — the blob's bytes, where its JSON form
-    // is a third larger in base64, parsed, then decoded. Either form is taken: a proxy's
-    // path (octokit) and a server that ignores the media type answer with the JSON.
-    const { data } = await octokit.rest.git.getBlob({
-      ...base,
-      file_sha: sha,
-      mediaType: { format: 'raw' }
-    })
-    const answer = data as unknown
-    if (answer instanceof Uint8Array) return answer
+    // The JSON form (base64): fetch would decode a raw answer typed as text, replacing
+    // bytes that are not UTF-8, where the gate must see a receipt's bytes as they are.
+    const { data } = await octokit.rest.git.getBlob({ ...base, file_sha: sha })
     if (typeof data.content !== 'string')
       return `${sha}: the blob's answer holds no content`
     return data.encoding === 'base64'

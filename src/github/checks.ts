@@ -10,11 +10,13 @@ import type { Conclusion } from '../gate/gate.js'
 import type { ReportAnnotation } from '../gate/report.js'
 import {
   GitHubError,
+  MAX_RETRIES,
   attemptTimeoutMs,
+  backoff,
   isPermissionDenied,
+  sleep,
   type Octokit
 } from './client.js'
-import { MAX_RETRIES, backoff, sleep } from './retry.js'
 
 export const ANNOTATIONS_PER_REQUEST = 50
 

@@ -1,20 +1,31 @@
 /**
- * The GitHub client: a small octokit-shaped REST client (`http.ts`; `@actions/github`'s
- * octokit behind a proxy) with one request hook that applies the retry policy, a 20 s
- * timeout per attempt, and a time scale for tests (`RECEIPT_GATE_TIME_SCALE`, so tests
- * never sleep for real).
+ * The GitHub client: `@actions/github`'s Octokit (GITHUB_API_URL, the runner's proxy
+ * settings) with the retry and throttling plugins, and the product's policy (SPEC §5)
+ * around them: a 20 s deadline per attempt, reads retried on 5xx and network errors
+ * (writes are re-sent only by `checks.ts`, once it has proved the first did not land),
+ * rate limits waited for up to 60 s, and every wait shrunk by `RECEIPT_GATE_TIME_SCALE`
+ * in tests.
  */
-import { createRestClient, type EarlyReads, type RestClient } from './http.js'
-import { attemptTimeoutMs, decide, sleep, type Failure } from './retry.js'
+import { getOctokit } from '@actions/github'
+import type { Octokit as Core } from '@octokit/core'
+import { retry } from '@octokit/plugin-retry'
+import { throttling } from '@octokit/plugin-throttling'
+import Bottleneck from 'bottleneck/light.js'
 
-export { attemptTimeoutMs } from './retry.js'
+export const MAX_RETRIES = 3
+export const REQUEST_TIMEOUT_MS = 20_000
+export const MAX_RATE_LIMIT_WAIT_S = 60
 
-export type Octokit = RestClient
+export type Octokit = ReturnType<typeof getOctokit> & {
+  /** Every page of a list, from a first page already asked for (to ask it beside other work). */
+  pagesFrom<T>(firstPage: { data: T[]; headers: { link?: string } }): Promise<T[]>
+}
 
 /** Thrown when a request failed for good; the message never contains the token. */
 export class GitHubError extends Error {
   constructor(
     message: string,
+    /** HTTP status, or undefined when no answer came (network error, timeout). */
     readonly status: number | undefined,
     readonly route: string
   ) {
@@ -28,92 +39,205 @@ export interface ClientOptions {
   /** Multiplies every wait and timeout (tests: e.g. 0.001). */
   timeScale: number
   /** Called before each retry, for the log. */
-  onRetry?: (what: string) => void
-  /** Reads started before the client existed, taken as their requests' first attempts. */
-  early?: EarlyReads
+  onRetry?: (line: string) => void
+}
+
+/**
+ * The timeout of one attempt: 20 s, shrunk by the tests' time scale but never below 1 s
+ * (a second is still far below any latency a test stages, and above a healthy answer).
+ */
+export function attemptTimeoutMs(timeScale: number): number {
+  return Math.max(1000, REQUEST_TIMEOUT_MS * timeScale)
+}
+
+/** 1 s, 2 s, 4 s (before the time scale): `checks.ts` between looks at a write's effect. */
+export const backoff = (attempt: number): number => 1000 * 2 ** attempt
+
+export const sleep = async (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms))
+
+type Params = {
+  method: string
+  url: string
+  request?: Record<string, unknown> & { retryCount?: number }
 }
 
 /** Builds the client. */
 export function createClient(options: ClientOptions): Octokit {
-  // Performance (issue 7): not `getOctokit` — see http.ts.
-  const octokit = createRestClient({
-    token: options.token,
-    baseUrl: options.baseUrl,
-    early: options.early
-  })
+  const { token, timeScale } = options
+  const log = options.onRetry ?? (() => undefined)
+  const onLimit = (
+    after: number,
+    params: Params,
+    _octokit: unknown,
+    retryCount: number
+  ): boolean => {
+    if (after > MAX_RATE_LIMIT_WAIT_S || retryCount >= MAX_RETRIES) return false
+    log(`${params.method} ${params.url}: rate limited; retrying in ${after} s`)
+    return true
+  }
+  const octokit = getOctokit(
+    token,
+    {
+      ...(options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, '') } : {}),
+      retry: {
+        retryAfterBaseValue: 1000 * timeScale,
+        // 429 and 403 are rate limits, the throttling plugin's to wait for.
+        doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451]
+      },
+      throttle: {
+        retryAfterBaseValue: 1000 * timeScale,
+        onRateLimit: onLimit,
+        onSecondaryRateLimit: onLimit,
+        // GitHub's one-second spacing is advice for bulk writes; a run makes a few.
+        write: new Bottleneck.Group({ maxConcurrent: 1 })
+      }
+    },
+    // Innermost first: each attempt (retries included) gets its own deadline.
+    perAttempt(timeScale, log),
+    retry,
+    throttling
+  )
+  // Outermost: one error type, named by route, without the token.
   octokit.hook.wrap('request', async (request, params) => {
     const route = `${params.method} ${params.url}`
-    const idempotent = params.method === 'GET' || params.method === 'HEAD'
-    for (let attempt = 0; ; attempt++) {
-      try {
-        // `request` is the next hook (octokit's auth) already bound to `params`: options
-        // handed to it are ignored. A copy carrying the deadline was dropped, so no
-        // request ever timed out (a hung answer held the step until the job's own
-        // timeout); the deadline must go on the object the chain holds.
-        params.request = {
-          ...params.request,
-          timeoutMs: attemptTimeoutMs(options.timeScale)
-        }
-        return await request(params)
-      } catch (error) {
-        const failure = toFailure(error)
-        const decision = decide(failure, attempt, { idempotent, nowMs: Date.now() })
-        if (decision.action === 'fail')
-          throw new GitHubError(
-            `${route}: ${redact(decision.message, options.token)}`,
-            failure.status,
-            route
-          )
-        options.onRetry?.(
-          `${route}: ${decision.why}; retrying in ${Math.round(decision.waitMs / 1000)} s`
-        )
-        await sleep(decision.waitMs * options.timeScale)
-      }
+    try {
+      return await request(params)
+    } catch (error) {
+      const failure = describe(error)
+      throw new GitHubError(
+        `${route}: ${redact(failure.message, token)}`,
+        failure.status,
+        route
+      )
     }
   })
-  return octokit
+  return Object.assign(octokit, { pagesFrom: pagesFrom(octokit) })
+}
+
+/**
+ * A plugin that bounds each attempt (an AbortSignal on the object the hook chain
+ * holds: options handed to the next hook are ignored), keeps plugin-retry off writes,
+ * refuses answers that an https request got over http, and logs the retries to come.
+ */
+function perAttempt(timeScale: number, log: (line: string) => void) {
+  return (octokit: Core): void => {
+    octokit.hook.wrap('request', async (request, options) => {
+      const params = options as unknown as Params
+      const read = params.method === 'GET' || params.method === 'HEAD'
+      const signal = AbortSignal.timeout(attemptTimeoutMs(timeScale))
+      params.request = { ...params.request, signal, ...(read ? {} : { retries: 0 }) }
+      try {
+        const response = await request(options)
+        // A body cut by the deadline reads as "" in @octokit/request: not an answer.
+        if (signal.aborted) throw timedOut(options)
+        refuseDowngrade(options.baseUrl, response.url)
+        return response
+      } catch (error) {
+        const failure = describe(error)
+        const transient = failure.status === undefined || failure.status >= 500
+        if (read && transient && (params.request.retryCount ?? 0) < MAX_RETRIES)
+          log(`${params.method} ${params.url}: ${failure.why}; retrying`)
+        throw error
+      }
+    })
+  }
+}
+
+/** A failed attempt as @octokit/request reports one (plugin-retry retries it). */
+function timedOut(request: unknown): Error {
+  return Object.assign(new Error('request timed out'), {
+    name: 'TimeoutError',
+    status: 500,
+    request
+  })
+}
+
+/** An answer reached over http after an https request (a redirect) is not GitHub's. */
+function refuseDowngrade(baseUrl: string | undefined, url: string | undefined): void {
+  if (baseUrl?.startsWith('https:') && url?.startsWith('http:'))
+    throw new GitHubError(`refused a redirect from https to ${url}`, 400, 'redirect')
+}
+
+/** The later pages of a list, following the `link` header as `paginate` does. */
+function pagesFrom(octokit: ReturnType<typeof getOctokit>): Octokit['pagesFrom'] {
+  return async <T>(first: { data: T[]; headers: { link?: string } }) => {
+    const items = [...first.data]
+    for (let page = first; ;) {
+      const next = /<([^>]+)>;\s*rel="next"/.exec(page.headers.link ?? '')?.[1]
+      if (!next) return items
+      page = await octokit.request(`GET ${next}`)
+      items.push(...page.data)
+    }
+  }
 }
 
 /**
  * An error message is GitHub's (or a proxy's) text: should it ever echo the token, it
- * would reach the log, the check run summary (a refused annotation's reason) and the
- * report, and only the log is masked by the runner.
+ * would reach the log, the check run summary and the report, and only the log is masked.
  */
 function redact(message: string, token: string): string {
   return token.length >= 4 ? message.split(token).join('***') : message
 }
 
-/** Normalises an octokit error; never copies request headers (they hold the token). */
-export function toFailure(error: unknown): Failure {
+/** Status, message and a short reason of an Octokit error; never its request headers. */
+export function describe(error: unknown): {
+  status: number | undefined
+  message: string
+  why: string
+} {
+  if (error instanceof GitHubError)
+    return { status: error.status, message: error.message, why: error.message }
   const e = error as {
     status?: unknown
-    response?: { headers?: Record<string, string | number | undefined>; data?: unknown }
     message?: unknown
     name?: unknown
+    cause?: { name?: unknown }
+    response?: { headers?: Record<string, string | undefined>; data?: unknown }
   }
+  // @octokit/request reports fetch failures (resets, timeouts) as 500 without an answer.
   const status =
-    typeof e.status === 'number' && e.status >= 100 && e.status !== 500
-      ? e.status
-      : statusOf500(e)
+    typeof e.status === 'number' && e.response !== undefined ? e.status : undefined
+  if (status === undefined) {
+    const text = typeof e.message === 'string' ? e.message : 'request failed'
+    // The deadline's error, or (from another realm, as in jest) the cause of Octokit's.
+    const timedOut =
+      [e.name, e.cause?.name].includes('TimeoutError') || /abort|timeout/i.test(text)
+    const message = timedOut
+      ? 'request timed out'
+      : `network error: ${text.split('\n')[0]}`
+    return { status, message, why: 'network error' }
+  }
   const apiMessage = (e.response?.data as { message?: unknown } | undefined)?.message
-  const message =
-    typeof apiMessage === 'string'
-      ? `${status ?? 'network'} ${apiMessage}`
-      : networkMessage(e)
-  return { status, headers: e.response?.headers ?? {}, message }
+  const text = typeof apiMessage === 'string' ? apiMessage : `HTTP ${status}`
+  return {
+    status,
+    message: `${status} ${text}${rateLimitNote(status, e.response?.headers ?? {}, text)}`,
+    why: `HTTP ${status}`
+  }
 }
 
-// @octokit/request reports fetch failures (resets, timeouts) as status 500 without a
-// response; a real 500 has one.
-function statusOf500(e: { status?: unknown; response?: unknown }): number | undefined {
-  return e.status === 500 && e.response !== undefined ? 500 : undefined
-}
-
-function networkMessage(e: { message?: unknown; name?: unknown }): string {
-  const text = typeof e.message === 'string' ? e.message : 'request failed'
-  return e.name === 'TimeoutError' || /abort|timeout/i.test(text)
-    ? 'request timed out'
-    : `network error: ${text.split('\n')[0]}`
+/** Why a rate limit was not waited for: the wait asked for, past the 60 s this step waits. */
+function rateLimitNote(
+  status: number,
+  headers: Record<string, string | undefined>,
+  text: string
+): string {
+  if (status !== 403 && status !== 429) return ''
+  const after = Number(headers['retry-after'])
+  const reset = Number(headers['x-ratelimit-reset'])
+  const wait =
+    Number.isFinite(after) && after >= 0
+      ? after
+      : headers['x-ratelimit-remaining'] === '0' && reset > 0
+        ? Math.ceil(reset - Date.now() / 1000)
+        : /rate limit/i.test(text)
+          ? MAX_RATE_LIMIT_WAIT_S
+          : null
+  if (wait === null) return ''
+  return wait > MAX_RATE_LIMIT_WAIT_S
+    ? ` (GitHub rate limit: retry possible in ${wait} s, more than the ${MAX_RATE_LIMIT_WAIT_S} s this step waits)`
+    : ` (GitHub rate limit persisted after ${MAX_RETRIES} waits)`
 }
 
 /** Is this the 403 GitHub gives a token without `checks: write` (fork PRs)? */

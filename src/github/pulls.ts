@@ -1,6 +1,5 @@
 /** Pull request reads: the PR itself (body fresh, never from the payload) and, for `workflow_run`, finding it. */
 import type { Octokit } from './client.js'
-import { pullParams } from './routes.js'
 
 export interface PullRequestInfo {
   number: number
@@ -21,8 +20,7 @@ export async function getPullRequest(
   repo: string,
   number: number
 ): Promise<PullRequestInfo> {
-  // The light entry may have started this read (src/action/prefetch.ts): the same builder.
-  const { data } = await octokit.rest.pulls.get(pullParams({ owner, repo }, number))
+  const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number })
   return {
     number: data.number,
     headSha: data.head.sha,
