@@ -15,7 +15,9 @@ import { OptionError, parseOptions } from '../../src/gate/options.js'
 import { applyCaps, planReceipts } from '../../src/gate/plan.js'
 import {
   bookkeepingMatcher,
+  fullObjectId,
   globMatcher,
+  notFullIdJudgement,
   judgeReviewedHead
 } from '../../src/gate/review-head.js'
 import type { TreeEntry } from '../../src/source/types.js'
@@ -282,6 +284,24 @@ describe('review-head rule', () => {
     expect(select('.flow/review-receipts/impl-fn-1.1.json')).toBe(true)
     expect(select('.flow/review-receipts/qa-fn-1.json')).toBe(false)
     expect(select('src/a.json')).toBe(false)
+  })
+  it('a negated extglob `!(…)` is a pattern, not an exclusion; `!x` still excludes', () => {
+    const outsideSrc = globMatcher(['!(src)/**'])
+    expect(outsideSrc('docs/a.md')).toBe(true)
+    expect(outsideSrc('src/a.ts')).toBe(false)
+    const withExclusion = globMatcher(['!(src)/**', '!docs/private/**'])
+    expect(withExclusion('docs/a.md')).toBe(true)
+    expect(withExclusion('docs/private/b.md')).toBe(false)
+  })
+  it('a reviewed SHA counts only as a full object id of the head’s kind', () => {
+    const head = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678'
+    expect(fullObjectId(head.toUpperCase(), head)).toBe(head)
+    expect(fullObjectId(head.slice(0, 7), head)).toBeNull()
+    expect(fullObjectId(`${head}${head.slice(0, 24)}`, head)).toBeNull()
+    expect(fullObjectId('refs/heads/main', head)).toBeNull()
+    expect(notFullIdJudgement('a1b2').reason).toContain(
+      'is abbreviated, not a full commit id'
+    )
   })
   it('judges every ancestry', () => {
     const sha = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678'
