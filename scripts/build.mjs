@@ -17,7 +17,7 @@ import { join } from 'node:path'
 const ENTRIES = [
   // The action: one bundle.
   { src: 'src/index.ts', out: 'index.js' },
-  // zod and the receipt schemas, which dist/main.js requires only when a receipt is not
+  // zod and the receipt schemas, which dist/index.js requires only when a receipt is not
   // plainly valid (src/receipts/schema-source.ts).
   { src: 'src/receipts/schema.ts', out: 'schemas.js' },
   { src: 'src/cli.ts', out: 'cli.js' },
