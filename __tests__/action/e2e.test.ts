@@ -3,12 +3,16 @@
  * local GitHub API (every request and response validated against GitHub's OpenAPI
  * description), on pull requests built in real git repositories.
  */
-import { afterEach, describe, expect, it } from '@jest/globals'
+import { afterEach, describe, expect, it, jest } from '@jest/globals'
 import { readFileSync, rmSync } from 'node:fs'
 import type { BuiltObject } from '../support/receipt-builders.js'
 import { DIR, prFixture, receiptWith, runOnPr, type PrFixture } from './support.js'
 import type { ActionRun } from '../support/runner.js'
 import MarkdownIt from 'markdown-it'
+
+// Several tests run the action two or three times: jest's default 5 s is too tight on a
+// loaded 2-core machine (a limit on the test, not an assertion on the action's speed).
+jest.setTimeout(30_000)
 
 const open: PrFixture[] = []
 const runs: ActionRun[] = []
