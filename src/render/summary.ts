@@ -40,15 +40,21 @@ export function renderTitle(report: Report): string {
     open.length === 0
       ? 'no introduced findings open'
       : `${plural(open.length, 'introduced finding')} open${severe.length ? ` (${severe.join(', ')})` : ''}`
-  const causes = failureCauses(report)
-  // The current verdict leads when it fails the run, closes when findings are open, and
-  // is the whole line when nothing else failed.
-  const verdict = report.verdict ? `${report.verdict} — ${findings}` : null
-  if (verdict !== null && report.verdict !== 'SHIP') causes.unshift(verdict)
-  else if (verdict !== null && (causes.length === 0 || open.length > 0))
-    causes.push(verdict)
-  if (report.missing.length > 0) causes.unshift(`No current ${report.missing.join(', ')}`)
-  if (causes.length === 0) causes.push(`No current receipt — ${findings}`)
+  // The current verdict (with the open findings) comes first when it fails the run or
+  // findings are open — before the cut at 250 characters — and is the whole line when
+  // nothing else failed.
+  const lead = report.verdict
+    ? `${report.verdict} — ${findings}`
+    : open.length > 0
+      ? findings
+      : null
+  const verdictFails = report.verdict !== '' && report.verdict !== 'SHIP'
+  const causes = [
+    ...(report.missing.length > 0 ? [`No current ${report.missing.join(', ')}`] : []),
+    ...(lead !== null && (verdictFails || open.length > 0) ? [lead] : []),
+    ...failureCauses(report)
+  ]
+  if (causes.length === 0) causes.push(lead ?? `No current receipt — ${findings}`)
   return causes.join(' — ').slice(0, 250)
 }
 
