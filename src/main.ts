@@ -96,7 +96,9 @@ export async function run(
       source,
       options: inputs.gate,
       body: pr.body,
-      branch: pr.headRef
+      branch: pr.headRef,
+      // Links to the head's lines in the summary (issue 25).
+      repositoryUrl: `${process.env.GITHUB_SERVER_URL || 'https://github.com'}/${context.owner}/${context.repo}`
     })
     const fork = await pr.fork
     await finish(report, inputs, context, target(octokit, inputs, context, head, fork))

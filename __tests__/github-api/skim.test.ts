@@ -111,7 +111,7 @@ describe('the REST client against the local GitHub API', () => {
   const served = servedScenario()
   const repo = { owner: 'acme', repo: 'widgets' }
 
-  it('reads the files list and a comparison with null patches and every name', async () => {
+  it('reads the files list with its patches (issue 25) and a comparison with null patches', async () => {
     const client = createRestClient({ token: 't', baseUrl: served.fake.url })
     const { data: files } = await client.rest.pulls.listFiles({
       ...repo,
@@ -124,7 +124,8 @@ describe('the REST client against the local GitHub API', () => {
       .sort()
     expect(files.map((file) => file.filename).sort()).toEqual(names)
     expect(files.some((file) => file.filename === 'src/a.ts')).toBe(true)
-    for (const file of files) expect(file.patch ?? null).toBeNull()
+    // The files list keeps its patches: they say which lines the PR's diff shows.
+    expect(files.find((file) => file.filename === 'src/a.ts')?.patch).toMatch(/^@@ /)
     const { data: compare } = await client.rest.repos.compareCommitsWithBasehead({
       ...repo,
       basehead: `${served.s.featureWork}...${served.s.feature}`

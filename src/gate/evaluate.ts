@@ -20,9 +20,16 @@ import {
 import { inspectReceipt, type ReadableReceipt } from '../receipts/receipt.js'
 import { TYPE_TO_KIND } from '../receipts/limits.js'
 import type { FindingsContainer } from '../receipts/schema.js'
-import type { ReceiptCommit, ReceiptSource, TreeEntry } from '../source/types.js'
+import type {
+  ChangedFiles,
+  ReceiptCommit,
+  ReceiptSource,
+  TreeEntry
+} from '../source/types.js'
 import { limiter } from '../util/concurrency.js'
 import { buildAnnotations } from './annotations.js'
+import { diffMap } from './diff-map.js'
+import { placeFindings } from './placement.js'
 import { auditDeferred, deferralSinkPath } from './deferred.js'
 import { receiptDetails, reportFindings } from './details.js'
 import {
@@ -58,6 +65,8 @@ export interface EvaluateInput {
   branch: string | null | Promise<string | null>
   /** The merge base `select: changed` counts changes from, for the report (null: none). */
   base?: string | null
+  /** `<server>/<owner>/<repo>`, for links to the head's lines in the summary (issue 25). */
+  repositoryUrl?: string | null
 }
 
 /** Where a receipt's reviewed SHA comes from, before the head rule is applied. */
@@ -87,6 +96,7 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   // (two independent round trips); a failure still surfaces where it is awaited.
   const changed = options.select.mode === 'changed' ? source.changedPaths() : null
   void changed?.catch(() => undefined)
+  const diffFiles = changedFilesOf(source)
   // Compiled while those answers are on their way (picomatch: 2–3 ms of a cold run),
   // not after them.
   const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
@@ -113,7 +123,15 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const [blobs, sink] = await Promise.all([source.readBlobs(blobsOf(selected)), sinkRead])
   const pending = selected.map((plan) => classify(plan, blobs))
   const judge = await judgeAll(source, pending, options, isBookkeeping, heads)
-  const rows = pending.map((item) => toRow(item, judge, options))
+  const diff = await diffFiles
+  const placed = placeFindings(
+    pending.map((item) => toRow(item, judge, options)),
+    diffMap(diff),
+    diff.files === null ? diff.note : null,
+    source.head,
+    input.repositoryUrl ?? null
+  )
+  const rows = placed.rows
   for (const row of rows) problems.push(...rowProblems(row))
   const missing = options.require.filter(
     (type) => !rows.some((row) => row.type === type && row.currentness === 'current')
@@ -178,7 +196,21 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     annotations: shown,
     annotationsNotShown: annotations.length - shown.length,
     problems,
-    notes: [...notes, ...audit.notes]
+    notes: [...notes, ...audit.notes],
+    diff: placed.diff
+  }
+}
+
+/** The PR's changed files with patches; a source that cannot tell (or fails to) leaves them unknown. */
+async function changedFilesOf(source: ReceiptSource): Promise<ChangedFiles> {
+  if (!source.changedFiles) return { files: null, note: 'the source lists no patches' }
+  try {
+    return await source.changedFiles()
+  } catch (error) {
+    return {
+      files: null,
+      note: `the changed files could not be read: ${error instanceof Error ? error.message : String(error)}`
+    }
   }
 }
 

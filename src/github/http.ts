@@ -206,11 +206,11 @@ function direct(token: string, baseUrl: string, early?: EarlyReads): RequestFn {
 }
 
 /**
- * The answers that carry file patches: a PR's files list (every page) and a comparison.
- * Their `patch` members come back `null` from this client; the octokit path (a proxy)
- * keeps them.
+ * The answer that carries file patches nobody reads: a comparison. Its `patch` members
+ * come back `null` from this client. A PR's files list keeps them: they say which lines
+ * the PR's diff shows (issue 25).
  */
-const PATCHED_ANSWER = /\/repos\/[^/]+\/[^/]+\/(?:pulls\/\d+\/files|compare\/[^/]+)$/
+const PATCHED_ANSWER = /\/repos\/[^/]+\/[^/]+\/compare\/[^/]+$/
 
 /**
  * One HTTP exchange (following a redirect of a read, as fetch does); the body parsed, or,
@@ -270,7 +270,7 @@ async function exchange(
   if (raw && status < 300 && !/^application\/json\b/i.test(contentType))
     return { status, url: target.href, headers: flat, data: decoded }
   const json = /\bjson\b/.test(contentType)
-  // The action reads names from these two answers, never their patches (issue 7).
+  // The action reads names from a comparison, never its patches (issue 7).
   const text =
     json && status < 300 && PATCHED_ANSWER.test(target.pathname)
       ? decodeWithoutPatches(decoded)

@@ -6,7 +6,7 @@
  * text goes through the escapers of `markdown-escape.ts`.
  */
 import type { Conclusion } from '../gate/gate.js'
-import type { ReceiptRow, Report, ReportFinding } from '../gate/report.js'
+import type { PlacedFinding, ReceiptRow, Report, ReportFinding } from '../gate/report.js'
 import { shortSha } from '../gate/review-head.js'
 import { htmlText, mdCode, mdFence, mdInline } from './markdown-escape.js'
 
@@ -248,6 +248,7 @@ function summaryBlocks(report: Report): Array<Block | LaterBlock> {
     ...headerBlocks(report),
     ...verdictBlocks(report),
     ...introducedBlocks(report),
+    ...placementBlocks(report),
     ...suppressedDeferredBlocks(report),
     ...validationBlocks(report),
     ...anchorBlocks(report),
@@ -389,6 +390,48 @@ function introducedBlocks(report: Report): Array<Block | LaterBlock> {
         ]
       : []
   return [head, ...findingBlocks(introduced, true), ...notShown]
+}
+
+/**
+ * Findings whose annotation a reader of the PR's diff does not see (issue 25): outside
+ * the diff (only in the Checks tab) with a link to the head's line, and base-side ones
+ * no change of the diff removed (not annotated at all).
+ */
+function placementBlocks(report: Report): Block[] {
+  const out: Block[] = []
+  const diff = report.diff
+  if (diff === undefined) return out
+  if (diff.outside.length)
+    out.push(
+      { text: '\n### Outside the diff — shown only in the Checks tab\n', priority: 2 },
+      ...diff.outside.map((entry) => ({ text: placedLine(entry), priority: 2 }))
+    )
+  if (diff.unmapped.length)
+    out.push(
+      {
+        text: '\n### Base-side, not mapped — no change of the diff removed these lines; not annotated\n',
+        priority: 2
+      },
+      ...diff.unmapped.map((entry) => ({
+        text: `${placedLine(entry)} (base side)`,
+        priority: 2
+      }))
+    )
+  return out
+}
+
+function placedLine(entry: PlacedFinding): string {
+  const at = `${entry.path}:${entry.line}`
+  const where = entry.url ? `[${mdInline(at)}](${linkTarget(entry.url)})` : mdCode(at)
+  return `- ${where} — **${mdInline(entry.severity)}** ${mdInline(entry.title)} · ${mdCode(entry.receipt.slice(entry.receipt.lastIndexOf('/') + 1))}`
+}
+
+/** A link target that cannot close the link early or break its line. */
+function linkTarget(url: string): string {
+  return url.replace(
+    /[()<>\s\\]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`
+  )
 }
 
 function suppressedDeferredBlocks(report: Report): Block[] {
