@@ -51,7 +51,7 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
   const limit = limiter(BLOB_CONCURRENCY)
   // The PR's files list, read once for the selection and the diff map alike.
   let files: Promise<FilesList> | undefined
-  const filesList = (): Promise<FilesList> => (files ??= readFilesList(options))
+  const filesList = async (): Promise<FilesList> => (files ??= readFilesList(options))
   return {
     head,
     listTree: async (dir) => listTree(octokit, base, head, dir),
