@@ -28,6 +28,13 @@ import type {
 } from '../source/types.js'
 import { limiter } from '../util/concurrency.js'
 import { buildAnnotations } from './annotations.js'
+import {
+  codeCommits,
+  coverageOf,
+  recordedBase,
+  type Coverage,
+  type CoveringReview
+} from './coverage.js'
 import { diffMap } from './diff-map.js'
 import { placeFindings } from './placement.js'
 import { auditDeferred, deferralSinkPath } from './deferred.js'
@@ -168,15 +175,22 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       path: sinkPath,
       message: `${hint.item ?? 'a deferred finding counted on the receipts'} is not named in the PR body: ${hint.why}`
     })
+  const coverage =
+    options.coverage === 'off'
+      ? undefined
+      : await reviewCoverage(source, pending, rows, isBookkeeping, notes)
+  const coverageFails = coverageFailures(options, coverage, problems)
   const annotations = buildAnnotations(rows)
   const shown = annotations.slice(0, options.maxAnnotations)
   return {
-    conclusion: overallConclusion({
-      rows: rows.map((row) => row.conclusion),
-      missingRequired: missing.length,
-      auditFailed: audit.failed,
-      incompleteListing: listing.truncated
-    }),
+    conclusion: coverageFails
+      ? 'failure'
+      : overallConclusion({
+          rows: rows.map((row) => row.conclusion),
+          missingRequired: missing.length,
+          auditFailed: audit.failed,
+          incompleteListing: listing.truncated
+        }),
     head: source.head,
     base: input.base ?? null,
     selected: rows.length,
@@ -197,8 +211,94 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     annotationsNotShown: annotations.length - shown.length,
     problems,
     notes: [...notes, ...audit.notes],
-    diff: placed.diff
+    diff: placed.diff,
+    ...(coverage === undefined ? {} : { coverage })
   }
+}
+
+/**
+ * Review coverage of the PR's code commits by the selected receipts' reviews (issue 25):
+ * each review's range is its recorded base..R; null when the source cannot list the PR's
+ * commits (the note says why).
+ */
+async function reviewCoverage(
+  source: ReceiptSource,
+  pending: readonly Pending[],
+  rows: readonly ReceiptRow[],
+  isBookkeeping: BookkeepingMatcher,
+  notes: string[]
+): Promise<Coverage | null> {
+  const listed = source.prCommits
+    ? await source.prCommits()
+    : { commits: null, note: 'this source does not list the PR commits' }
+  if (listed.commits === null || !source.commitsBetween) {
+    notes.push(
+      `coverage not computed: ${listed.commits === null ? listed.note : 'no commit ranges'}`
+    )
+    return null
+  }
+  const between = source.commitsBetween.bind(source)
+  const reviews = await Promise.all(
+    rows.flatMap((row, i) => {
+      const item = pending[i]
+      if (item === undefined || row.verdict !== 'SHIP' || row.reviewedHead === null)
+        return []
+      if (row.currentness === 'unreadable' || row.currentness === 'ambiguous') return []
+      const base = reviewBase(item, row.reviewedHead)
+      const reviewed = row.reviewedHead
+      return [
+        (async (): Promise<CoveringReview> => {
+          const commits = await between(base, reviewed)
+          return {
+            receipt: row.path,
+            verdict: row.verdict,
+            commits: commits === null ? null : new Set(commits),
+            baseKnown: base !== null
+          }
+        })()
+      ]
+    })
+  )
+  return coverageOf(codeCommits(listed.commits, isBookkeeping), reviews)
+}
+
+/** A review's recorded base: the envelope's `base` when a SHA, else its generation's `baseSha`. */
+function reviewBase(item: Pending, reviewed: string): string | null {
+  const receipt = 'receipt' in item ? item.receipt : null
+  const envelope = receipt ? recordedBase(own(receipt.data, 'base')) : null
+  if (envelope !== null || item.kind !== 'findings') return envelope
+  const tip = containersOf(item.generations).find((c) => c.headSha === reviewed)
+  return recordedBase(tip?.baseSha)
+}
+
+/** With `coverage: require`, what is not proven reviewed fails the run (an unknown too). */
+function coverageFailures(
+  options: GateOptions,
+  coverage: Coverage | null | undefined,
+  problems: Problem[]
+): boolean {
+  if (options.coverage !== 'require' || coverage === undefined) return false
+  if (coverage === null) {
+    problems.push({
+      code: 'coverage-unknown',
+      path: null,
+      message: 'coverage: require, but the review coverage could not be computed'
+    })
+    return true
+  }
+  for (const sha of coverage.unreviewed)
+    problems.push({
+      code: 'coverage-unreviewed',
+      path: null,
+      message: `code commit ${shortSha(sha)} is inside no SHIP review's range`
+    })
+  for (const sha of coverage.unknown)
+    problems.push({
+      code: 'coverage-unknown',
+      path: null,
+      message: `code commit ${shortSha(sha)} may be inside a SHIP review whose base is unknown: not proven reviewed`
+    })
+  return coverage.unreviewed.length + coverage.unknown.length > 0
 }
 
 /** The PR's changed files with patches; a source that cannot tell (or fails to) leaves them unknown. */

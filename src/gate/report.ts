@@ -2,6 +2,7 @@
  * The JSON report (SPEC §8): a stable contract that tests and users script against.
  * Keys may be added later, never renamed or removed.
  */
+import type { Coverage } from './coverage.js'
 import type { DeferredHint } from './deferred.js'
 import type { Conclusion, Currentness } from './gate.js'
 
@@ -157,4 +158,9 @@ export interface Report {
   notes: string[]
   /** Where the current findings sit in the PR's diff (issue 25); absent in special reports. */
   diff?: DiffPlacement
+  /**
+   * Review coverage of the PR's code commits (issue 25): null when it could not be
+   * computed (the note says why), absent when `coverage: off` or in special reports.
+   */
+  coverage?: Coverage | null
 }

@@ -72,6 +72,8 @@ function failureCauses(report: Report): string[] {
     causes.push('receipts folder listed incompletely')
   if (report.deferred.hints.length > 0)
     causes.push('deferred findings not named in the PR body')
+  if (report.problems.some((p) => p.code.startsWith('coverage-')))
+    causes.push('code commits not proven reviewed')
   return causes
 }
 
@@ -249,6 +251,7 @@ function summaryBlocks(report: Report): Array<Block | LaterBlock> {
     ...verdictBlocks(report),
     ...introducedBlocks(report),
     ...placementBlocks(report),
+    ...coverageBlocks(report),
     ...suppressedDeferredBlocks(report),
     ...validationBlocks(report),
     ...anchorBlocks(report),
@@ -418,6 +421,23 @@ function placementBlocks(report: Report): Block[] {
       }))
     )
   return out
+}
+
+/** Review coverage of the PR's code commits (issue 25): what no SHIP review's range holds. */
+function coverageBlocks(report: Report): Block[] {
+  const coverage = report.coverage
+  if (!coverage) return []
+  const head = `\n### Review coverage\n\n${coverage.reviewed} of ${coverage.commits} code commit${coverage.commits === 1 ? '' : 's'} inside a SHIP review's range (its recorded base..reviewed head).`
+  const lines = coverage.list
+    .filter((c) => c.state !== 'reviewed')
+    .map((c) =>
+      c.state === 'unreviewed'
+        ? `- ${mdCode(shortSha(c.sha))} — unreviewed: inside no SHIP review's range`
+        : `- ${mdCode(shortSha(c.sha))} — unknown: under ${c.receipts.map((r) => mdCode(r.slice(r.lastIndexOf('/') + 1))).join(', ')}, whose base is unknown`
+    )
+  return [
+    { text: [head, ...(lines.length ? [''] : []), ...lines].join('\n'), priority: 2 }
+  ]
 }
 
 function placedLine(entry: PlacedFinding): string {

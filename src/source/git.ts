@@ -383,8 +383,10 @@ export function gitSource({
     },
     async commitsBetween(from, to) {
       const id = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/
-      if (!id.test(from) || !id.test(to)) return null
-      const out = await git(repo, ['rev-list', to, `^${from}`, '--'], [0, 128])
+      const since = from ?? mergeBase
+      // Only full object ids reach git: never a ref or an option receipt text could spell.
+      if (since === null || !id.test(since) || !id.test(to)) return null
+      const out = await git(repo, ['rev-list', to, `^${since}`, '--'], [0, 128])
       if (out.code !== 0) return null
       return out.stdout
         .toString('utf8')

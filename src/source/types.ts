@@ -96,10 +96,10 @@ export interface ReceiptSource {
   /** The PR's non-merge commits (merge base..head), oldest first; absent or null: unknown. */
   prCommits?(): Promise<{ commits: PrCommit[] } | { commits: null; note: string }>
   /**
-   * The commits reachable from `to` and not from `from` (full object ids only), or null
-   * when either is not a commit the source knows.
+   * The commits reachable from `to` and not from `from` (null: the merge base), full
+   * object ids only; null when either is not a commit the source knows.
    */
-  commitsBetween?(from: string, to: string): Promise<string[] | null>
+  commitsBetween?(from: string | null, to: string): Promise<string[] | null>
   /** Set when the source's history is incomplete (a shallow clone): what to do about it. */
   readonly shallowNote?: string | null
 }
