@@ -125,6 +125,12 @@ export function inDiff(
   return file.shown.some(([from, to]) => startLine <= to && endLine >= from)
 }
 
+/** Whether a base path's removed lines are known: null when the changed files or its patch are not. */
+export function baseKnown(map: DiffMap | null, path: string): boolean | null {
+  if (map === null) return null
+  return map.byBase.get(path)?.shown === null ? null : true
+}
+
 /**
  * The head line a base-side anchor is annotated at: where the change that removed or
  * changed its first line sits, at the file's head path. Null when no hunk removed

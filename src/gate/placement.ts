@@ -5,7 +5,7 @@
  * change that removed its line, or listed as not mapped. Pure.
  */
 import { findingLevel } from './annotations.js'
-import { inDiff, mapBaseLine, type DiffMap } from './diff-map.js'
+import { baseKnown, inDiff, mapBaseLine, type DiffMap } from './diff-map.js'
 import type { DiffPlacement, ReceiptRow, ReportFinding } from './report.js'
 
 /**
@@ -56,7 +56,8 @@ function place(finding: ReportFinding, map: DiffMap | null): ReportFinding {
     }
   const mappedTo = mapBaseLine(map, anchor.path, anchor.startLine)
   // A mapped base-side finding sits on a changed line: in the diff by construction.
-  return { ...finding, inDiff: mappedTo ? true : map === null ? null : false, mappedTo }
+  const known = baseKnown(map, anchor.path)
+  return { ...finding, inDiff: mappedTo ? true : known === null ? null : false, mappedTo }
 }
 
 /** `<server>/<owner>/<repo>/blob/<head>/<path>#L<n>`, each path segment escaped; null without a repository. */
