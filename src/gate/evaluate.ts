@@ -22,6 +22,7 @@ import { TYPE_TO_KIND } from '../receipts/limits.js'
 import type { FindingsContainer } from '../receipts/schema.js'
 import type {
   ChangedFiles,
+  PrCommit,
   ReceiptCommit,
   ReceiptSource,
   TreeEntry
@@ -104,6 +105,8 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const changed = options.select.mode === 'changed' ? source.changedPaths() : null
   void changed?.catch(() => undefined)
   const diffFiles = changedFilesOf(source)
+  // The PR's commits, for coverage, are asked for now too (the git source: one `log`).
+  const prCommits = options.coverage === 'off' ? null : prCommitsOf(source)
   // Compiled while those answers are on their way (picomatch: 2–3 ms of a cold run),
   // not after them.
   const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
@@ -178,7 +181,7 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const coverage =
     options.coverage === 'off'
       ? undefined
-      : await reviewCoverage(source, pending, rows, isBookkeeping, notes)
+      : await reviewCoverage(source, prCommits, pending, rows, isBookkeeping, notes)
   const coverageFails = coverageFailures(options, coverage, problems)
   const annotations = buildAnnotations(rows)
   const shown = annotations.slice(0, options.maxAnnotations)
@@ -223,20 +226,55 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
  */
 async function reviewCoverage(
   source: ReceiptSource,
+  prCommits: ReturnType<typeof prCommitsOf> | null,
   pending: readonly Pending[],
   rows: readonly ReceiptRow[],
   isBookkeeping: BookkeepingMatcher,
   notes: string[]
 ): Promise<Coverage | null> {
-  const listed = source.prCommits
-    ? await source.prCommits()
-    : { commits: null, note: 'this source does not list the PR commits' }
+  const listed = await (prCommits ?? prCommitsOf(source))
   if (listed.commits === null || !source.commitsBetween) {
     notes.push(
       `coverage not computed: ${listed.commits === null ? listed.note : 'no commit ranges'}`
     )
     return null
   }
+  try {
+    return await coverageOfRows(source, listed.commits, pending, rows, isBookkeeping)
+  } catch (error) {
+    notes.push(`coverage not computed: ${errorText(error)}`)
+    return null
+  }
+}
+
+/** The PR's commits, or why they are unknown (a source without them, a failed read). */
+async function prCommitsOf(
+  source: ReceiptSource
+): Promise<{ commits: PrCommit[] } | { commits: null; note: string }> {
+  if (!source.prCommits)
+    return { commits: null, note: 'this source does not list the PR commits' }
+  try {
+    return await source.prCommits()
+  } catch (error) {
+    return {
+      commits: null,
+      note: `the PR commits could not be read: ${errorText(error)}`
+    }
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+async function coverageOfRows(
+  source: ReceiptSource,
+  commits: readonly PrCommit[],
+  pending: readonly Pending[],
+  rows: readonly ReceiptRow[],
+  isBookkeeping: BookkeepingMatcher
+): Promise<Coverage> {
+  if (!source.commitsBetween) throw new Error('no commit ranges')
   const between = source.commitsBetween.bind(source)
   const reviews = await Promise.all(
     rows.flatMap((row, i) => {
@@ -259,7 +297,7 @@ async function reviewCoverage(
       ]
     })
   )
-  return coverageOf(codeCommits(listed.commits, isBookkeeping), reviews)
+  return coverageOf(codeCommits(commits, isBookkeeping), reviews)
 }
 
 /** A review's recorded base: the envelope's `base` when a SHA, else its generation's `baseSha`. */
