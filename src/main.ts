@@ -85,7 +85,9 @@ export async function run(): Promise<void> {
       source,
       options: inputs.gate,
       body: pr.body,
-      branch: pr.headRef
+      branch: pr.headRef,
+      // Links to the head's lines in the summary (issue 25).
+      repositoryUrl: `${process.env.GITHUB_SERVER_URL || 'https://github.com'}/${context.owner}/${context.repo}`
     })
     await finish(report, inputs, context, to(head, await pr.fork))
   } catch (error) {

@@ -183,7 +183,8 @@ describe('options', () => {
       unboundHead: 'history',
       needsHumanConclusion: 'action_required',
       auditDeferred: true,
-      maxAnnotations: 1000
+      maxAnnotations: 1000,
+      coverage: 'report'
     })
   })
   it('splits lists on commas and newlines; empty require is nothing', () => {

@@ -43,6 +43,7 @@ Options:
   --unbound-head history|fail|allow             default history
   --needs-human-conclusion action_required|failure|neutral   default action_required
   --audit-deferred true|false   default true
+  --coverage report|require|off default report (require: every code commit reviewed)
 
 Examples:
   receipt-gate check
@@ -64,6 +65,7 @@ const FLAGS = {
   'unbound-head': 'value',
   'needs-human-conclusion': 'value',
   'audit-deferred': 'value',
+  coverage: 'value',
   help: 'boolean'
 } as const
 
@@ -95,7 +97,8 @@ function gateOptions(args: ParsedArgs): GateOptions {
       bookkeepingPaths: stringFlag(args, 'bookkeeping-paths'),
       unboundHead: stringFlag(args, 'unbound-head'),
       needsHumanConclusion: stringFlag(args, 'needs-human-conclusion'),
-      auditDeferred: stringFlag(args, 'audit-deferred')
+      auditDeferred: stringFlag(args, 'audit-deferred'),
+      coverage: stringFlag(args, 'coverage')
     })
   } catch (error) {
     if (error instanceof OptionError) throw new CliError(`--${error.message}`)

@@ -19,9 +19,24 @@ import {
 import { inspectReceipt, type ReadableReceipt } from '../receipts/receipt.js'
 import { TYPE_TO_KIND } from '../receipts/limits.js'
 import type { FindingsContainer } from '../receipts/schema.js'
-import type { ReceiptCommit, ReceiptSource, TreeEntry } from '../source/types.js'
+import type {
+  ChangedFiles,
+  PrCommit,
+  ReceiptCommit,
+  ReceiptSource,
+  TreeEntry
+} from '../source/types.js'
 import { limiter } from '../util/concurrency.js'
 import { buildAnnotations } from './annotations.js'
+import {
+  codeCommits,
+  coverageOf,
+  recordedBase,
+  type Coverage,
+  type CoveringReview
+} from './coverage.js'
+import { diffMap } from './diff-map.js'
+import { placeFindings } from './placement.js'
 import { auditDeferred, deferralSinkPath } from './deferred.js'
 import { receiptDetails, reportFindings } from './details.js'
 import {
@@ -57,6 +72,8 @@ export interface EvaluateInput {
   branch: string | null | Promise<string | null>
   /** The merge base `select: changed` counts changes from, for the report (null: none). */
   base?: string | null
+  /** `<server>/<owner>/<repo>`, for links to the head's lines in the summary (issue 25). */
+  repositoryUrl?: string | null
 }
 
 /** Where a receipt's reviewed SHA comes from, before the head rule is applied. */
@@ -86,6 +103,9 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   // (two independent round trips); a failure still surfaces where it is awaited.
   const changed = options.select.mode === 'changed' ? source.changedPaths() : null
   void changed?.catch(() => undefined)
+  const diffFiles = changedFilesOf(source)
+  // The PR's commits, for coverage, are asked for now too (the git source: one `log`).
+  const prCommits = options.coverage === 'off' ? null : prCommitsOf(source)
   // Compiled while those answers are on their way (picomatch: 2–3 ms of a cold run),
   // not after them.
   const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
@@ -112,7 +132,15 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const [blobs, sink] = await Promise.all([source.readBlobs(blobsOf(selected)), sinkRead])
   const pending = selected.map((plan) => classify(plan, blobs))
   const judge = await judgeAll(source, pending, options, isBookkeeping, heads)
-  const rows = pending.map((item) => toRow(item, judge, options))
+  const diff = await diffFiles
+  const placed = placeFindings(
+    pending.map((item) => toRow(item, judge, options)),
+    diffMap(diff),
+    diff.files === null ? diff.note : null,
+    source.head,
+    input.repositoryUrl ?? null
+  )
+  const rows = placed.rows
   for (const row of rows) problems.push(...rowProblems(row))
   const missing = options.require.filter(
     (type) => !rows.some((row) => row.type === type && row.currentness === 'current')
@@ -149,15 +177,22 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       path: sinkPath,
       message: `${hint.item ?? 'a deferred finding counted on the receipts'} is not named in the PR body: ${hint.why}`
     })
+  const coverage =
+    options.coverage === 'off'
+      ? undefined
+      : await reviewCoverage(source, prCommits, pending, rows, isBookkeeping, notes)
+  const coverageFails = coverageFailures(options, coverage, problems)
   const annotations = buildAnnotations(rows)
   const shown = annotations.slice(0, options.maxAnnotations)
   return {
-    conclusion: overallConclusion({
-      rows: rows.map((row) => row.conclusion),
-      missingRequired: missing.length,
-      auditFailed: audit.failed,
-      incompleteListing: listing.truncated
-    }),
+    conclusion: coverageFails
+      ? 'failure'
+      : overallConclusion({
+          rows: rows.map((row) => row.conclusion),
+          missingRequired: missing.length,
+          auditFailed: audit.failed,
+          incompleteListing: listing.truncated
+        }),
     head: source.head,
     base: input.base ?? null,
     selected: rows.length,
@@ -177,7 +212,142 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     annotations: shown,
     annotationsNotShown: annotations.length - shown.length,
     problems,
-    notes: [...notes, ...audit.notes]
+    notes: [...notes, ...audit.notes],
+    diff: placed.diff,
+    ...(coverage === undefined ? {} : { coverage })
+  }
+}
+
+/**
+ * Review coverage of the PR's code commits by the selected receipts' reviews (issue 25):
+ * each review's range is its recorded base..R; null when the source cannot list the PR's
+ * commits (the note says why).
+ */
+async function reviewCoverage(
+  source: ReceiptSource,
+  prCommits: ReturnType<typeof prCommitsOf> | null,
+  pending: readonly Pending[],
+  rows: readonly ReceiptRow[],
+  isBookkeeping: BookkeepingMatcher,
+  notes: string[]
+): Promise<Coverage | null> {
+  const listed = await (prCommits ?? prCommitsOf(source))
+  if (listed.commits === null || !source.commitsBetween) {
+    notes.push(
+      `coverage not computed: ${listed.commits === null ? listed.note : 'no commit ranges'}`
+    )
+    return null
+  }
+  try {
+    return await coverageOfRows(source, listed.commits, pending, rows, isBookkeeping)
+  } catch (error) {
+    notes.push(`coverage not computed: ${errorText(error)}`)
+    return null
+  }
+}
+
+/** The PR's commits, or why they are unknown (a source without them, a failed read). */
+async function prCommitsOf(
+  source: ReceiptSource
+): Promise<{ commits: PrCommit[] } | { commits: null; note: string }> {
+  if (!source.prCommits)
+    return { commits: null, note: 'this source does not list the PR commits' }
+  try {
+    return await source.prCommits()
+  } catch (error) {
+    return {
+      commits: null,
+      note: `the PR commits could not be read: ${errorText(error)}`
+    }
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+async function coverageOfRows(
+  source: ReceiptSource,
+  commits: readonly PrCommit[],
+  pending: readonly Pending[],
+  rows: readonly ReceiptRow[],
+  isBookkeeping: BookkeepingMatcher
+): Promise<Coverage> {
+  if (!source.commitsBetween) throw new Error('no commit ranges')
+  const between = source.commitsBetween.bind(source)
+  const reviews = await Promise.all(
+    rows.flatMap((row, i) => {
+      const item = pending[i]
+      if (item === undefined || row.verdict !== 'SHIP' || row.reviewedHead === null)
+        return []
+      if (row.currentness === 'unreadable' || row.currentness === 'ambiguous') return []
+      const base = reviewBase(item, row.reviewedHead)
+      const reviewed = row.reviewedHead
+      return [
+        (async (): Promise<CoveringReview> => {
+          const commits = await between(base, reviewed)
+          return {
+            receipt: row.path,
+            verdict: row.verdict,
+            commits: commits === null ? null : new Set(commits),
+            baseKnown: base !== null
+          }
+        })()
+      ]
+    })
+  )
+  return coverageOf(codeCommits(commits, isBookkeeping), reviews)
+}
+
+/** A review's recorded base: the envelope's `base` when a SHA, else its generation's `baseSha`. */
+function reviewBase(item: Pending, reviewed: string): string | null {
+  const receipt = 'receipt' in item ? item.receipt : null
+  const envelope = receipt ? recordedBase(own(receipt.data, 'base')) : null
+  if (envelope !== null || item.kind !== 'findings') return envelope
+  const tip = containersOf(item.generations).find((c) => c.headSha === reviewed)
+  return recordedBase(tip?.baseSha)
+}
+
+/** With `coverage: require`, what is not proven reviewed fails the run (an unknown too). */
+function coverageFailures(
+  options: GateOptions,
+  coverage: Coverage | null | undefined,
+  problems: Problem[]
+): boolean {
+  if (options.coverage !== 'require' || coverage === undefined) return false
+  if (coverage === null) {
+    problems.push({
+      code: 'coverage-unknown',
+      path: null,
+      message: 'coverage: require, but the review coverage could not be computed'
+    })
+    return true
+  }
+  for (const sha of coverage.unreviewed)
+    problems.push({
+      code: 'coverage-unreviewed',
+      path: null,
+      message: `code commit ${shortSha(sha)} is inside no SHIP review's range`
+    })
+  for (const sha of coverage.unknown)
+    problems.push({
+      code: 'coverage-unknown',
+      path: null,
+      message: `code commit ${shortSha(sha)} may be inside a SHIP review whose base is unknown: not proven reviewed`
+    })
+  return coverage.unreviewed.length + coverage.unknown.length > 0
+}
+
+/** The PR's changed files with patches; a source that cannot tell (or fails to) leaves them unknown. */
+async function changedFilesOf(source: ReceiptSource): Promise<ChangedFiles> {
+  if (!source.changedFiles) return { files: null, note: 'the source lists no patches' }
+  try {
+    return await source.changedFiles()
+  } catch (error) {
+    return {
+      files: null,
+      note: `the changed files could not be read: ${error instanceof Error ? error.message : String(error)}`
+    }
   }
 }
 

@@ -7,6 +7,8 @@ import { TYPE_TO_KIND } from '../receipts/limits.js'
 
 export const UNBOUND_HEAD_POLICIES = ['history', 'fail', 'allow'] as const
 export const NEEDS_HUMAN_CONCLUSIONS = ['action_required', 'failure', 'neutral'] as const
+/** Review coverage of the PR's code commits (issue 25): shown, required, or not computed. */
+export const COVERAGE_MODES = ['report', 'require', 'off'] as const
 export const DEFAULT_BOOKKEEPING = [
   '.flow/**',
   '!.flow/bin/**',
@@ -16,6 +18,7 @@ export const DEFAULT_RECEIPTS_DIR = '.flow/review-receipts'
 
 export type UnboundHeadPolicy = (typeof UNBOUND_HEAD_POLICIES)[number]
 export type NeedsHumanConclusion = (typeof NEEDS_HUMAN_CONCLUSIONS)[number]
+export type CoverageMode = (typeof COVERAGE_MODES)[number]
 
 /** Which receipts the gate looks at. */
 export type Selection =
@@ -32,6 +35,7 @@ export interface GateOptions {
   needsHumanConclusion: NeedsHumanConclusion
   auditDeferred: boolean
   maxAnnotations: number
+  coverage: CoverageMode
 }
 
 /** Raw values as typed by a user (action inputs or CLI flags); undefined = default. */
@@ -44,6 +48,7 @@ export interface RawOptions {
   needsHumanConclusion?: string
   auditDeferred?: string
   maxAnnotations?: string
+  coverage?: string
 }
 
 /** A setting with a value it cannot take. `input` is the kebab-case name. */
@@ -168,6 +173,7 @@ export function parseOptions(raw: RawOptions): GateOptions {
       'action_required'
     ),
     auditDeferred: parseBoolean('audit-deferred', raw.auditDeferred, true),
-    maxAnnotations: parseMax(raw.maxAnnotations)
+    maxAnnotations: parseMax(raw.maxAnnotations),
+    coverage: oneOf('coverage', raw.coverage, COVERAGE_MODES, 'report')
   }
 }

@@ -6,7 +6,7 @@
  * text goes through the escapers of `markdown-escape.ts`.
  */
 import type { Conclusion } from '../gate/gate.js'
-import type { ReceiptRow, Report, ReportFinding } from '../gate/report.js'
+import type { PlacedFinding, ReceiptRow, Report, ReportFinding } from '../gate/report.js'
 import { shortSha } from '../gate/review-head.js'
 import { htmlText, mdCode, mdFence, mdInline } from './markdown-escape.js'
 
@@ -78,6 +78,8 @@ function failureCauses(report: Report): string[] {
     causes.push('receipts folder listed incompletely')
   if (report.deferred.hints.length > 0)
     causes.push('deferred findings not named in the PR body')
+  if (report.problems.some((p) => p.code.startsWith('coverage-')))
+    causes.push('code commits not proven reviewed')
   return causes
 }
 
@@ -254,6 +256,8 @@ function summaryBlocks(report: Report): Array<Block | LaterBlock> {
     ...headerBlocks(report),
     ...verdictBlocks(report),
     ...introducedBlocks(report),
+    ...placementBlocks(report),
+    ...coverageBlocks(report),
     ...suppressedDeferredBlocks(report),
     ...validationBlocks(report),
     ...anchorBlocks(report),
@@ -395,6 +399,65 @@ function introducedBlocks(report: Report): Array<Block | LaterBlock> {
         ]
       : []
   return [head, ...findingBlocks(introduced, true), ...notShown]
+}
+
+/**
+ * Findings whose annotation a reader of the PR's diff does not see (issue 25): outside
+ * the diff (only in the Checks tab) with a link to the head's line, and base-side ones
+ * no change of the diff removed (not annotated at all).
+ */
+function placementBlocks(report: Report): Block[] {
+  const out: Block[] = []
+  const diff = report.diff
+  if (diff === undefined) return out
+  if (diff.outside.length)
+    out.push(
+      { text: '\n### Outside the diff — shown only in the Checks tab\n', priority: 2 },
+      ...diff.outside.map((entry) => ({ text: placedLine(entry), priority: 2 }))
+    )
+  if (diff.unmapped.length)
+    out.push(
+      {
+        text: '\n### Base-side, not mapped — no change of the diff removed these lines; not annotated\n',
+        priority: 2
+      },
+      ...diff.unmapped.map((entry) => ({
+        text: `${placedLine(entry)} (base side)`,
+        priority: 2
+      }))
+    )
+  return out
+}
+
+/** Review coverage of the PR's code commits (issue 25): what no SHIP review's range holds. */
+function coverageBlocks(report: Report): Block[] {
+  const coverage = report.coverage
+  if (!coverage) return []
+  const head = `\n### Review coverage\n\n${coverage.reviewed} of ${coverage.commits} code commit${coverage.commits === 1 ? '' : 's'} inside a SHIP review's range (its recorded base..reviewed head).`
+  const lines = coverage.list
+    .filter((c) => c.state !== 'reviewed')
+    .map((c) =>
+      c.state === 'unreviewed'
+        ? `- ${mdCode(shortSha(c.sha))} — unreviewed: inside no SHIP review's range`
+        : `- ${mdCode(shortSha(c.sha))} — unknown: under ${c.receipts.map((r) => mdCode(r.slice(r.lastIndexOf('/') + 1))).join(', ')}, whose base is unknown`
+    )
+  return [
+    { text: [head, ...(lines.length ? [''] : []), ...lines].join('\n'), priority: 2 }
+  ]
+}
+
+function placedLine(entry: PlacedFinding): string {
+  const at = `${entry.path}:${entry.line}`
+  const where = entry.url ? `[${mdInline(at)}](${linkTarget(entry.url)})` : mdCode(at)
+  return `- ${where} — **${mdInline(entry.severity)}** ${mdInline(entry.title)} · ${mdCode(entry.receipt.slice(entry.receipt.lastIndexOf('/') + 1))}`
+}
+
+/** A link target that cannot close the link early or break its line. */
+function linkTarget(url: string): string {
+  return url.replace(
+    /[()<>\s\\]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`
+  )
 }
 
 function suppressedDeferredBlocks(report: Report): Block[] {

@@ -102,6 +102,14 @@ export function renderText(
   }
   for (const note of report.notes.filter((n) => !d.notes.includes(n)))
     entry('  ', '', `note: ${terminalLine(note)}`, 4)
+  const coverage = report.coverage
+  if (coverage)
+    entry(
+      '  ',
+      '',
+      `coverage: ${coverage.reviewed} of ${coverage.commits} code commits reviewed${coverage.unreviewed.length ? `; unreviewed: ${coverage.unreviewed.map(shortSha).join(', ')}` : ''}${coverage.unknown.length ? `; unknown: ${coverage.unknown.map(shortSha).join(', ')}` : ''}`,
+      4
+    )
   if (report.annotationsNotShown > 0)
     entry(
       '  ',

@@ -6,11 +6,13 @@
  * answer does not depend on the folder git was pointed at.
  */
 import { execFile, spawn } from 'node:child_process'
+import { gitChangedFiles } from '../gate/diff-map.js'
 import {
   FILE_READ_CAP,
   notAFile,
   overFileCap,
   type Ancestry,
+  type PrCommit,
   type ReceiptCommit,
   type ReceiptSource,
   type TreeEntry
@@ -347,8 +349,78 @@ export function gitSource({
         })
       )
       return answers
+    },
+    async changedFiles() {
+      if (mergeBase === null)
+        return { files: null, note: 'no merge base with the base branch' }
+      // The same diff twice: paths from the NUL-separated list, hunks from the patch.
+      const options = [
+        '--no-ext-diff',
+        '--no-textconv',
+        '--ignore-submodules=none',
+        '-M',
+        '--no-color',
+        '-U3',
+        mergeBase,
+        head,
+        '--'
+      ]
+      const [names, patch] = await Promise.all([
+        git(repo, ['diff', '-z', '--name-status', ...options]),
+        git(repo, ['diff', ...options])
+      ])
+      return {
+        files: gitChangedFiles(
+          names.stdout.toString('utf8'),
+          patch.stdout.toString('utf8')
+        )
+      }
+    },
+    async prCommits() {
+      if (mergeBase === null)
+        return { commits: null, note: 'no merge base with the base branch' }
+      return { commits: await prCommitPaths(repo, `${mergeBase}..${head}`) }
+    },
+    async commitsBetween(from, to) {
+      const id = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/
+      const since = from ?? mergeBase
+      // Only full object ids reach git: never a ref or an option receipt text could spell.
+      if (since === null || !id.test(since) || !id.test(to)) return null
+      const out = await git(repo, ['rev-list', to, `^${since}`, '--'], [0, 128])
+      if (out.code !== 0) return null
+      return out.stdout
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line !== '')
     }
   }
+}
+
+/**
+ * The non-merge commits of `range`, oldest first, each with the paths it changed, from
+ * one `log` (not a `diff-tree` per commit). Records start with \x01 and the commit id.
+ */
+async function prCommitPaths(repo: string, range: string): Promise<PrCommit[]> {
+  const out = await git(repo, [
+    'log',
+    '-z',
+    '--no-merges',
+    '--reverse',
+    '--format=%x01%H',
+    '--name-only',
+    '--no-renames',
+    '--ignore-submodules=none',
+    range,
+    '--'
+  ])
+  const commits: PrCommit[] = []
+  for (const token of out.stdout.toString('utf8').split('\0')) {
+    const header = /^\x01([0-9a-f]{40}(?:[0-9a-f]{24})?)$/.exec(token)
+    if (header) commits.push({ sha: header[1] as string, paths: [] })
+    else if (token.replace(/^\n/, '') !== '')
+      commits[commits.length - 1]?.paths.push(token.replace(/^\n/, ''))
+  }
+  return commits
 }
 
 /**

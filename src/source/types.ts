@@ -50,6 +50,23 @@ export interface ReceiptCommit {
   note?: string
 }
 
+/** A changed file of the PR: the head path, the old one for a rename, the patch or null when unknown. */
+export interface ChangedFile {
+  path: string
+  previousPath?: string
+  /** The unified-diff hunks (GitHub's `patch`, or `git diff` from the first `@@`); null: not known (GitHub omits large ones). */
+  patch: string | null
+}
+
+/** The changed files of a PR, or null when the source could not list them (with why). */
+export type ChangedFiles = { files: ChangedFile[] } | { files: null; note: string }
+
+/** A code-or-not commit of the PR (merge-base..head, merges left out) with the paths it changed. */
+export interface PrCommit {
+  sha: string
+  paths: string[]
+}
+
 /** Repository access, all at one head commit. */
 export interface ReceiptSource {
   /** The head commit the gate judges. */
@@ -74,6 +91,15 @@ export interface ReceiptSource {
   receiptCommits(
     receipts: ReadonlyArray<{ path: string; blob: string }>
   ): Promise<Map<string, ReceiptCommit | null>>
+  /** The PR's changed files with their patches (merge base..head); absent: unknown. */
+  changedFiles?(): Promise<ChangedFiles>
+  /** The PR's non-merge commits (merge base..head), oldest first; absent or null: unknown. */
+  prCommits?(): Promise<{ commits: PrCommit[] } | { commits: null; note: string }>
+  /**
+   * The commits reachable from `to` and not from `from` (null: the merge base), full
+   * object ids only; null when either is not a commit the source knows.
+   */
+  commitsBetween?(from: string | null, to: string): Promise<string[] | null>
   /** Set when the source's history is incomplete (a shallow clone): what to do about it. */
   readonly shallowNote?: string | null
 }
