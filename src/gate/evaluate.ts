@@ -24,6 +24,7 @@ import type { ReceiptCommit, ReceiptSource, TreeEntry } from '../source/types.js
 import { limiter } from '../util/concurrency.js'
 import { buildAnnotations } from './annotations.js'
 import { auditDeferred, deferralSinkPath } from './deferred.js'
+import { drawCount } from '../receipts/draws.js'
 import { receiptDetails, reportFindings } from './details.js'
 import {
   overallConclusion,
@@ -519,7 +520,8 @@ function baseRow(item: Pending): ReceiptRow {
     label: null,
     findings: [],
     staleFindings: [],
-    details: receipt ? receiptDetails(receipt.data) : null
+    details: receipt ? receiptDetails(receipt.data) : null,
+    draws: receipt ? drawCount(receipt.data) : null
   }
 }
 
@@ -646,7 +648,8 @@ function orphanEnvelope(
   const envelope = checkEnvelope(receipt, item.plan.path)
   const fields: Partial<ReceiptRow> = {
     structured: 'valid',
-    details: receiptDetails(receipt)
+    details: receiptDetails(receipt),
+    draws: drawCount(receipt)
   }
   if (envelope.ok)
     return {
