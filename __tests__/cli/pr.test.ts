@@ -22,10 +22,13 @@ import { buildContainer, buildReceipt, jsonText } from '../support/receipt-build
 const open: PrFixture[] = []
 afterAll(async () => {
   for (const fixture of open.splice(0)) {
-    fixture.fake.assertNoViolations()
-    await fixture.fake.close()
-    fixture.repo.cleanup()
-    rmSync(fixture.emptyWorkspace, { recursive: true, force: true })
+    try {
+      fixture.fake.assertNoViolations()
+    } finally {
+      await fixture.fake.close()
+      fixture.repo.cleanup()
+      rmSync(fixture.emptyWorkspace, { recursive: true, force: true })
+    }
   }
 })
 
@@ -374,6 +377,10 @@ describe('check --pr failures: one clear line, exit 2', () => {
         'acme/gadgets'
       ])
       oneLine(run, /cannot read pull request #1 of acme\/gadgets: 404/)
+      // The fake answers an unknown repository as GitHub does, and notes it as unexpected.
+      expect(f.fake.unexpected.splice(0).map((u) => u.reason)).toEqual([
+        'unknown repository acme/gadgets'
+      ])
     })
 
     it('a 403', async () => {
