@@ -72,6 +72,18 @@ describe('overallConclusion', () => {
     ).toBe('NEEDS_HUMAN')
     expect(worstCurrentVerdict([{ currentness: 'stale', verdict: 'SHIP' }])).toBe('')
   })
+  // Flow-Next merges review draws NEEDS_HUMAN > MAJOR_RETHINK > NEEDS_WORK > SHIP (SPEC §7).
+  it.each([
+    [['SHIP', 'NEEDS_WORK'], 'NEEDS_WORK'],
+    [['NEEDS_WORK', 'MAJOR_RETHINK', 'SHIP'], 'MAJOR_RETHINK'],
+    [['MAJOR_RETHINK', 'NEEDS_HUMAN'], 'NEEDS_HUMAN'],
+    [['NEEDS_HUMAN', 'NEEDS_WORK', 'MAJOR_RETHINK'], 'NEEDS_HUMAN'],
+    [['SHIP', 'SHIP'], 'SHIP']
+  ] as const)('worst of %j (either order) is %s', (verdicts, want) => {
+    const rows = verdicts.map((verdict) => ({ currentness: 'current' as const, verdict }))
+    expect(worstCurrentVerdict(rows)).toBe(want)
+    expect(worstCurrentVerdict([...rows].reverse())).toBe(want)
+  })
 })
 
 describe('deferred audit', () => {

@@ -50,6 +50,15 @@ describe('projection (validate-findings.json)', () => {
     )
     expect(missing).toEqual([])
   })
+  it('holds the newer receipts (claude mode, fan-out draws): valid ones and refused ones', () => {
+    const newer = entries.filter((entry) => entry.file.includes('/newer/'))
+    const overall = (part: string): string[] =>
+      newer.filter((entry) => entry.file.includes(part)).map((entry) => entry.overall)
+    expect(overall('/valid/claude/')).toEqual(['valid'])
+    expect(overall('/valid/fanout')).toEqual(['valid', 'valid', 'valid'])
+    expect(overall('/invalid/').length).toBeGreaterThanOrEqual(5)
+    expect(new Set(overall('/invalid/'))).toEqual(new Set(['invalid']))
+  })
   it.each(entries.map((entry) => [entry.file, entry.overall] as const))(
     '%s is %s',
     (file, overall) => {

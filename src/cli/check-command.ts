@@ -19,13 +19,17 @@ import {
 } from '../source/git.js'
 import { choice, parseArgs, stringFlag, type ParsedArgs } from './args.js'
 import { CliError, type CliIo } from './io.js'
+import { landContext, landNote, type LandContext } from './land.js'
+import { checkPullRequest, postReport, prTarget } from './pr-source.js'
 
 export const CHECK_USAGE = `Usage: receipt-gate check [options]
 
 Runs the gate on a local git repository: reads the receipts at --head (not the
 working tree), decides whether each is current, applies the gate and the deferred
-audit, and prints the report. Exit 0 for success/neutral, 1 for failure or
-action_required, 2 for usage or environment errors.
+audit, and prints the report. With --pr N it gates a pull request through the GitHub
+API instead, as the action does (the PR body for the audit, the receipts at the PR
+head). Exit 0 for success/neutral, 1 for failure or action_required, 2 for usage or
+environment errors (and whenever the gate cannot decide).
 
 Options:
   --repo DIR                    repository (default: the current directory)
@@ -45,10 +49,24 @@ Options:
   --audit-deferred true|false   default true
   --coverage report|require|off default report (require: every code commit reviewed)
 
+A pull request through the GitHub API (token: GITHUB_TOKEN or GH_TOKEN; API:
+GITHUB_API_URL, default https://api.github.com):
+  --pr N                        the pull request to gate (not with --head, --base,
+                                --branch or --body-file: the PR names them)
+  --repo-slug OWNER/REPO        default: GITHUB_REPOSITORY, else the origin remote
+  --post                        post the check run on the PR head, as the action does
+  --check-name NAME             the check run's name with --post (default: Review receipts)
+
+Flow-Next land (land.mergeVerdictCommand): without --head and --pr, the land step's
+FLOW_HEAD_SHA (read from the local git when it has the commit, else through the API
+with FLOW_PR_NUMBER), FLOW_BASE_REF (the base when --base is not given) and
+FLOW_PR_NUMBER name the pull request; FLOW_SPEC_ID is shown in the report's notes.
+
 Examples:
   receipt-gate check
   receipt-gate check --base origin/main --body-file pr-body.md --format markdown
   receipt-gate check --select all --require impl_review,plan_review --format json
+  receipt-gate check --pr 42 --repo-slug acme/widgets --format markdown
 `
 
 const FLAGS = {
@@ -66,6 +84,10 @@ const FLAGS = {
   'needs-human-conclusion': 'value',
   'audit-deferred': 'value',
   coverage: 'value',
+  pr: 'value',
+  'repo-slug': 'value',
+  post: 'boolean',
+  'check-name': 'value',
   help: 'boolean'
 } as const
 
@@ -81,7 +103,7 @@ export async function checkCommand(argv: readonly string[], io: CliIo): Promise<
   const format = choice(args, 'format', ['text', 'markdown', 'json'] as const, 'text')
   const options = gateOptions(args)
   const body = readBody(args, io)
-  const report = await withGitErrors(async () => runCheck(args, io, options, body))
+  const report = await withGitErrors(async () => gate(args, io, options, body))
   io.stdout(render(report, format, io))
   return report.conclusion === 'failure' || report.conclusion === 'action_required'
     ? 1
@@ -125,20 +147,94 @@ async function withGitErrors<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-async function runCheck(
+/** The pull request (`--pr`, or land's when its head is not here) or the local repository. */
+async function gate(
   args: ParsedArgs,
   io: CliIo,
   options: GateOptions,
   body: string | null
 ): Promise<Report> {
+  const repoDir = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
+  const land = landContext(args, io.env)
+  if (land !== null) {
+    const local = land.head === null ? null : await localCommit(repoDir, land.head)
+    if (local !== null)
+      return withNote(await runCheck(args, io, options, body, land), land)
+    if (land.pr === null)
+      throw new CliError(
+        `FLOW_HEAD_SHA ${land.head ?? ''} is not in the local repository: fetch it (git fetch origin ${land.head ?? ''}) or set FLOW_PR_NUMBER and a token to read it through the API`
+      )
+    return withNote(await runPr(args, io, options, String(land.pr), land.head), land)
+  }
+  const pr = stringFlag(args, 'pr')
+  if (pr !== undefined) return runPr(args, io, options, pr, null)
+  return runCheck(args, io, options, body, null)
+}
+
+async function runPr(
+  args: ParsedArgs,
+  io: CliIo,
+  options: GateOptions,
+  pr: string,
+  expectHead: string | null
+): Promise<Report> {
+  for (const flag of ['head', 'base', 'branch', 'body-file'])
+    if (args.flags.has(flag))
+      throw new CliError(
+        `--${flag} does not apply to a pull request read through the API`
+      )
+  const repoDir = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
+  const target = await prTarget(pr, stringFlag(args, 'repo-slug'), repoDir, io.env)
+  const run = await checkPullRequest(target, options, expectHead ?? undefined)
+  if (args.flags.has('post')) {
+    const published = await postReport(run, target, stringFlag(args, 'check-name'))
+    io.stderr(
+      published.fallback
+        ? 'receipt-gate check: the check run could not be posted (no checks: write)\n'
+        : `receipt-gate check: posted ${published.checkRunUrl}\n`
+    )
+  }
+  return run.report
+}
+
+/** The commit when the repository has it, else null (never an error: the API may). */
+async function localCommit(repoDir: string, sha: string): Promise<string | null> {
+  try {
+    return await resolveCommit(await repositoryRoot(repoDir), sha)
+  } catch {
+    return null
+  }
+}
+
+function withNote(report: Report, land: LandContext): Report {
+  return { ...report, notes: [...report.notes, landNote(land)] }
+}
+
+async function runCheck(
+  args: ParsedArgs,
+  io: CliIo,
+  options: GateOptions,
+  body: string | null,
+  land: LandContext | null
+): Promise<Report> {
+  if (land === null)
+    for (const flag of ['repo-slug', 'post', 'check-name'])
+      if (args.flags.has(flag)) throw new CliError(`--${flag} applies only with --pr`)
   // Every git question is asked of the top level: the answer must not depend on the
   // folder the CLI was pointed at or run from.
   const repo = await repositoryRoot(resolve(io.cwd, stringFlag(args, 'repo') ?? '.'))
-  const headFlag = stringFlag(args, 'head')
+  const headFlag = stringFlag(args, 'head') ?? land?.head ?? undefined
   const head = await resolveCommit(repo, headFlag ?? 'HEAD')
+  const baseFlag = stringFlag(args, 'base')
+  const bases =
+    baseFlag !== undefined
+      ? [baseFlag]
+      : land?.baseRef
+        ? [`refs/remotes/origin/${land.baseRef}`, `refs/heads/${land.baseRef}`]
+        : undefined
   const [forkPoint, branch, shallow] = await Promise.all([
     options.select.mode === 'changed'
-      ? findMergeBase(repo, head, stringFlag(args, 'base'))
+      ? findMergeBase(repo, head, bases, baseFlag ?? land?.baseRef ?? undefined)
       : null,
     stringFlag(args, 'branch') ?? currentBranchAt(repo, head, headFlag),
     isShallow(repo)
@@ -147,17 +243,37 @@ async function runCheck(
   return evaluate({ source, options, body, branch, base: forkPoint })
 }
 
+/** `bases`: the revisions to try in order (none: the default branch); `name` for errors. */
 async function findMergeBase(
   repo: string,
   head: string,
-  base: string | undefined
+  bases: string[] | undefined,
+  name: string | undefined
 ): Promise<string> {
   const baseSha =
-    base !== undefined ? await resolveCommit(repo, base) : await defaultBase(repo)
+    bases === undefined ? await defaultBase(repo) : await firstCommit(repo, bases, name)
   const sha = await mergeBase(repo, baseSha, head)
   if (sha === null)
-    throw new CliError(`no merge base between ${base ?? 'the base branch'} and the head`)
+    throw new CliError(`no merge base between ${name ?? 'the base branch'} and the head`)
   return sha
+}
+
+async function firstCommit(
+  repo: string,
+  revs: string[],
+  name: string | undefined
+): Promise<string> {
+  for (const rev of revs.slice(0, -1)) {
+    const sha = await resolveCommit(repo, rev).catch(() => null)
+    if (sha !== null) return sha
+  }
+  try {
+    return await resolveCommit(repo, revs[revs.length - 1] as string)
+  } catch (error) {
+    if (revs.length > 1 && error instanceof GitError)
+      throw new CliError(`unknown base ${JSON.stringify(name)} (${revs.join(', ')})`)
+    throw error
+  }
 }
 
 async function defaultBase(repo: string): Promise<string> {

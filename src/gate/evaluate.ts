@@ -38,6 +38,7 @@ import {
 import { diffMap } from './diff-map.js'
 import { placeFindings } from './placement.js'
 import { auditDeferred, deferralSinkPath } from './deferred.js'
+import { drawCount } from '../receipts/draws.js'
 import { receiptDetails, reportFindings } from './details.js'
 import {
   overallConclusion,
@@ -667,7 +668,8 @@ function baseRow(item: Pending): ReceiptRow {
     label: null,
     findings: [],
     staleFindings: [],
-    details: receipt ? receiptDetails(receipt.data) : null
+    details: receipt ? receiptDetails(receipt.data) : null,
+    draws: receipt ? drawCount(receipt.data) : null
   }
 }
 
@@ -794,7 +796,8 @@ function orphanEnvelope(
   const envelope = checkEnvelope(receipt, item.plan.path)
   const fields: Partial<ReceiptRow> = {
     structured: 'valid',
-    details: receiptDetails(receipt)
+    details: receiptDetails(receipt),
+    draws: drawCount(receipt)
   }
   if (envelope.ok)
     return {

@@ -104,6 +104,8 @@ export interface ReceiptRow {
   /** Findings of a stale tip: evidence only, never annotations or approval. */
   staleFindings: ReportFinding[]
   details: ReceiptDetails | null
+  /** Reviewer draws merged into this receipt (`draws[]` of a fan-out), or null. */
+  draws?: number | null
 }
 
 export interface ReportAnnotation {

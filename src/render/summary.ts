@@ -288,7 +288,13 @@ function verdictBlocks(report: Report): Block[] {
   else {
     const rows = report.receipts.map(
       (row) =>
-        `| ${mdCode(row.path)} | ${cell(row.type)} | ${cell(row.mode)} | ${cell(row.verdict)} | ${currentnessCell(row)} | ${ICON[row.conclusion]} ${row.conclusion} |`
+        `| ${mdCode(row.path)} | ${cell(row.type)} | ${cell(row.mode)} | ${cell(row.verdict)}${drawsLabel(
+          row.draws
+        )
+          .map((d) => ` (${d})`)
+          .join(
+            ''
+          )} | ${currentnessCell(row)} | ${ICON[row.conclusion]} ${row.conclusion} |`
     )
     out.push({
       text: [
@@ -306,6 +312,11 @@ function verdictBlocks(report: Report): Block[] {
     })
   }
   return out
+}
+
+/** "3 draws" for a fan-out receipt's row; nothing for a single review. */
+export function drawsLabel(draws: number | null | undefined): string[] {
+  return draws ? [`${draws} draw${draws === 1 ? '' : 's'}`] : []
 }
 
 function cell(value: string | null): string {

@@ -9,7 +9,7 @@ import type { Conclusion } from '../gate/gate.js'
 import type { Report, ReportFinding } from '../gate/report.js'
 import { shortSha } from '../gate/review-head.js'
 import { terminalLine } from './safe-text.js'
-import { auditSkipped, renderTitle } from './summary.js'
+import { auditSkipped, drawsLabel, renderTitle } from './summary.js'
 
 /** The width used when the output is not a terminal (a pipe, a file, a CI log). */
 export const DEFAULT_WIDTH = 100
@@ -66,6 +66,7 @@ export function renderText(
   for (const row of report.receipts) {
     const what = [row.type, row.mode, row.verdict]
       .map((v) => terminalLine(v ?? '—'))
+      .concat(drawsLabel(row.draws))
       .join(' ')
     const mark = paint(COLOUR[row.conclusion], MARK[row.conclusion])
     const lines = wrap(
