@@ -11,40 +11,15 @@ import {
   statSync,
   writeFileSync
 } from 'node:fs'
-import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 
 const ENTRIES = [
   // The action: one bundle.
   { src: 'src/index.ts', out: 'index.js' },
-  // zod and the receipt schemas, which dist/main.js requires only when a receipt is not
-  // plainly valid (src/receipts/schema-source.ts).
-  { src: 'src/receipts/schema.ts', out: 'schemas.js' },
   { src: 'src/cli.ts', out: 'cli.js' },
-  // The CLI proper, run by dist/cli.js through V8's code cache (src/cli/compile-cache.ts).
-  { src: 'src/cli/entry.ts', out: 'cli-body.js', script: true }
+  // The CLI proper, loaded by dist/cli.js once Node's compile cache is on.
+  { src: 'src/cli/run.ts', out: 'cli-main.js' }
 ].filter((entry) => existsSync(entry.src))
-
-/**
- * ncc's ES module output as the classic script `vm.Script` compiles (it has no code cache
- * for modules on Node 20): one `async function (createRequire, url)`. The module's only
- * import is `createRequire` (node built-ins are required through it), `import.meta.url`
- * becomes the `url` argument and its top-level await stays inside the async function.
- * Anything else module-only would be a syntax error in a script: refused here, and the
- * bundle tests run the result.
- */
-function asScript(code) {
-  const body = code.replace(/^#!.*\n/, '')
-  const preamble = /^import\{createRequire as ([\w$]+)\}from"module";/.exec(body)
-  if (!preamble)
-    throw new Error('cli body: ncc output does not start with its createRequire import')
-  const rest = body.slice(preamble[0].length).replaceAll('import.meta.url', '__rg_url')
-  if (/\bimport\s*[({*]|\bimport\.meta\b|\bexport\s*[{*]/.test(rest))
-    throw new Error('cli body: module syntax left that a classic script cannot hold')
-  const script = `(async function (${preamble[1]}, __rg_url) {"use strict";${rest}\n})\n`
-  const hash = createHash('sha256').update(script).digest('hex')
-  return `/*! receipt-gate cli body sha256:${hash} */\n${script}`
-}
 
 const ncc = join('node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js')
 rmSync('dist', { recursive: true, force: true })
@@ -71,7 +46,7 @@ for (const entry of ENTRIES) {
     }
   )
   const code = readFileSync(join(tmp, 'index.js'), 'utf8')
-  writeFileSync(join('dist', entry.out), entry.script ? asScript(code) : code)
+  writeFileSync(join('dist', entry.out), code)
   // ncc's mode kept (dist/cli.js, with its #!, is executable).
   chmodSync(join('dist', entry.out), statSync(join(tmp, 'index.js')).mode)
   rmSync(join(tmp, 'index.js'))

@@ -2,7 +2,8 @@
 // bundled CLI (`dist/cli.js check`) on it, printing the text report.
 // `npm run demo json|markdown`: the same run as the JSON report or the job-summary Markdown.
 // `npm run demo action`: the real bundled action (`dist/index.js`) against the local
-// GitHub API on the same repository, printing the check run it posted.
+// GitHub API on the same repository, printing the check run it posted. Its harness is
+// bundled once (build/harness/, see scripts/harness.mjs) and reused.
 import { execFileSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -12,6 +13,7 @@ import { ROOT, buildHarness } from './harness.mjs'
 const mode = process.argv[2] ?? 'text'
 if (mode === 'action') {
   const bundle = buildHarness('demo-action')
+  console.error('Running dist/index.js as a runner would, against the local GitHub API…')
   execFileSync(process.execPath, [bundle], {
     stdio: 'inherit',
     env: { ...process.env, RECEIPT_GATE_ROOT: ROOT }

@@ -10,8 +10,13 @@
  *
  * `npm run schema` writes it to `schema/receipt.schema.json` (see `generate-schema.ts`).
  */
-import * as z from 'zod/mini'
-import { TYPE_TO_KIND, receiptSchemas } from '../src/receipts/schema.js'
+import { z } from 'zod'
+import {
+  CriteriaSchema,
+  EnvelopeSchema,
+  FindingsContainerSchema,
+  TYPE_TO_KIND
+} from '../src/receipts/schema.js'
 
 /** Where the committed schema lives, relative to the repository root. */
 export const SCHEMA_FILE = 'schema/receipt.schema.json'
@@ -54,7 +59,7 @@ export const INEXPRESSIBLE = {
 export type Inexpressible = keyof typeof INEXPRESSIBLE
 
 /** A zod schema as JSON Schema (input side: the envelope stays open), without `$schema`. */
-function fromZod(schema: z.ZodMiniType): JsonSchema {
+function fromZod(schema: z.ZodType): JsonSchema {
   const json = z.toJSONSchema(schema, {
     io: 'input',
     target: 'draft-2020-12',
@@ -140,7 +145,6 @@ function envelopeRules(): JsonSchema[] {
 
 /** The receipt schema, as data. */
 export function receiptJsonSchema(): JsonSchema {
-  const { CriteriaSchema, EnvelopeSchema, FindingsContainerSchema } = receiptSchemas()
   const envelope = fromZod(EnvelopeSchema)
   const findings = fromZod(FindingsContainerSchema)
   const criteria = fromZod(CriteriaSchema)

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
- * Entry of the `receipt-gate` CLI (bundled as dist/cli.js): runs the CLI proper,
- * dist/cli-body.js (`src/cli/entry.ts`), through V8's code cache (`cli/compile-cache.ts`).
+ * Entry of the `receipt-gate` CLI (dist/cli.js): turns on Node's compile cache (Node ≥ 22.1,
+ * in `NODE_COMPILE_CACHE` or Node's default folder), then loads the CLI proper, a bundle
+ * of its own, so that its compiled code is what the cache keeps between runs.
  */
-import { runBody } from './cli/compile-cache.js'
-import { exitWhenFlushed } from './util/exit.js'
+import module from 'node:module'
 
-// A name, not a literal: ncc would take `new URL('./…', import.meta.url)` for an asset.
-const BODY = 'cli-body.js'
-await runBody(new URL(BODY, import.meta.url))
-// After the code cache is written: the run is over.
-await exitWhenFlushed()
+// Typed here: this machine's @types/node (20) predates the function.
+const { enableCompileCache } = module as { enableCompileCache?: () => unknown }
+enableCompileCache?.()
+// A name, not a literal path: the bundler leaves the body out of this entry.
+const BODY = 'cli-main.js'
+await import(/* webpackIgnore: true */ `./${BODY}`)

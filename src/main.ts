@@ -87,7 +87,9 @@ export async function run(): Promise<void> {
       source,
       options: inputs.gate,
       body: read.pull.body,
-      branch: read.pull.headRef
+      branch: read.pull.headRef,
+      // Links to the head's lines in the summary (issue 25).
+      repositoryUrl: `${process.env.GITHUB_SERVER_URL || 'https://github.com'}/${context.owner}/${context.repo}`
     })
     await finish(report, inputs, context, to(head, read.pull.fork))
   } catch (error) {

@@ -3,10 +3,8 @@
  * local GitHub API (every request and response validated against GitHub's OpenAPI
  * description), on pull requests built in real git repositories.
  */
-import { afterEach, describe, expect, it } from '@jest/globals'
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { afterEach, describe, expect, it, jest } from '@jest/globals'
+import { readFileSync, rmSync } from 'node:fs'
 import type { BuiltObject } from '../support/receipt-builders.js'
 import {
   DIR,
@@ -18,6 +16,10 @@ import {
 } from './support.js'
 import type { ActionRun } from '../support/runner.js'
 import MarkdownIt from 'markdown-it'
+
+// Several tests run the action two or three times: jest's default 5 s is too tight on a
+// loaded 2-core machine (a limit on the test, not an assertion on the action's speed).
+jest.setTimeout(30_000)
 
 const open: PrFixture[] = []
 const runs: ActionRun[] = []
@@ -278,7 +280,7 @@ describe('the action on a pull request', () => {
       results.push(result)
       expect(result.exitCode).toBe(1)
       const report = JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8'))
-      expect(report.deferred).toMatchObject({ expected: 1, named: 1, unnamed: [why] })
+      expect(report.deferred).toMatchObject({ expected: 1, named: 1, notes: [why] })
       expect(report.conclusion).toBe('failure')
     }
     // The API source knew its size from the GraphQL read: no content asked for.
@@ -475,45 +477,19 @@ describe('hostile receipt text', () => {
   })
 })
 
-describe('the schemas, a bundle of their own (dist/schemas.js)', () => {
-  const badSeverity = (reviewed: string, base: string) => ({
-    [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
-      item: () => ({ severity: 'P9' })
-    })
-  })
-
-  it('are loaded when a receipt is not plainly valid, for its reasons', async () => {
-    const f = await fixture(badSeverity)
+describe('invalid structured findings', () => {
+  it('are ignored with their reasons, the verdict standing', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+        item: () => ({ severity: 'P9' })
+      })
+    }))
     const result = await run(f)
     // A SHIP whose structured findings are invalid: they are ignored, the verdict stands.
     expect(result.exitCode).toBe(0)
     expect(f.fake.checks.runs[0]?.output.summary).toContain(
       'structured findings invalid; ignored: findings\\.items\\[0\\]\\.severity: must be one of "P0", "P1", "P2", "P3" \\(got the string "P9"\\)'
     )
-  })
-
-  it('are not read when every receipt is plainly valid; when needed and missing, the step fails naming them', async () => {
-    const dist = mkdtempSync(join(tmpdir(), 'rg-dist-'))
-    try {
-      cpSync('dist', dist, { recursive: true })
-      rmSync(join(dist, 'schemas.js'))
-      const valid = await fixture((reviewed, base) => ({
-        [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)
-      }))
-      const passed = await run(valid, { entry: join(dist, 'index.js') })
-      expect(passed.exitCode).toBe(0)
-      expect(valid.fake.checks.runs[0]?.conclusion).toBe('success')
-
-      const invalid = await fixture(badSeverity)
-      const failed = await run(invalid, { entry: join(dist, 'index.js') })
-      expect(failed.exitCode).toBe(1)
-      expect(failed.stdout).toMatch(
-        /::error::Receipt Gate: cannot load the receipt schemas \(\.\/schemas\.js\)/
-      )
-      expect(invalid.fake.checks.runs).toEqual([])
-    } finally {
-      rmSync(dist, { recursive: true, force: true })
-    }
   })
 })
 
@@ -587,6 +563,16 @@ describe('events', () => {
     const result = await run(f, { inputs: { 'unbound-head': 'sometimes' } })
     expect(result.exitCode).toBe(1)
     expect(result.stdout).toMatch(/unbound-head: must be one of history, fail, allow/)
+    expect(result.requests).toHaveLength(0)
+  })
+
+  it('a receipt type that does not exist in require fails fast with the known types (issue 27)', async () => {
+    const f = await fixture(() => ({}))
+    const result = await run(f, { inputs: { require: 'impl-review' } })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toContain(
+      'require: unknown receipt type "impl-review": the types are plan_review, impl_review, completion_review, qa_verdict'
+    )
     expect(result.requests).toHaveLength(0)
   })
 })

@@ -133,6 +133,7 @@ describe('inputs', () => {
         'check-name': [read.checkName],
         'audit-deferred': [String(gate.auditDeferred)],
         'max-annotations': [String(gate.maxAnnotations)],
+        coverage: [gate.coverage],
         'fail-step': [String(read.failStep)],
         'pull-number': read.pullNumber === null ? [] : [String(read.pullNumber)]
       }

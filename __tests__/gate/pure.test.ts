@@ -15,7 +15,9 @@ import { OptionError, parseOptions } from '../../src/gate/options.js'
 import { applyCaps, planReceipts } from '../../src/gate/plan.js'
 import {
   bookkeepingMatcher,
+  fullObjectId,
   globMatcher,
+  notFullIdJudgement,
   judgeReviewedHead
 } from '../../src/gate/review-head.js'
 import type { TreeEntry } from '../../src/source/types.js'
@@ -70,6 +72,18 @@ describe('overallConclusion', () => {
     ).toBe('NEEDS_HUMAN')
     expect(worstCurrentVerdict([{ currentness: 'stale', verdict: 'SHIP' }])).toBe('')
   })
+  // Flow-Next merges review draws NEEDS_HUMAN > MAJOR_RETHINK > NEEDS_WORK > SHIP (SPEC §7).
+  it.each([
+    [['SHIP', 'NEEDS_WORK'], 'NEEDS_WORK'],
+    [['NEEDS_WORK', 'MAJOR_RETHINK', 'SHIP'], 'MAJOR_RETHINK'],
+    [['MAJOR_RETHINK', 'NEEDS_HUMAN'], 'NEEDS_HUMAN'],
+    [['NEEDS_HUMAN', 'NEEDS_WORK', 'MAJOR_RETHINK'], 'NEEDS_HUMAN'],
+    [['SHIP', 'SHIP'], 'SHIP']
+  ] as const)('worst of %j (either order) is %s', (verdicts, want) => {
+    const rows = verdicts.map((verdict) => ({ currentness: 'current' as const, verdict }))
+    expect(worstCurrentVerdict(rows)).toBe(want)
+    expect(worstCurrentVerdict([...rows].reverse())).toBe(want)
+  })
 })
 
 describe('deferred audit', () => {
@@ -101,7 +115,8 @@ describe('deferred audit', () => {
     expect(result).toMatchObject({
       expected: 3,
       named: 1,
-      unnamed: ['2 deferred findings not named in the PR body'],
+      unnamed: [],
+      uncounted: 2,
       failed: true
     })
   })
@@ -118,10 +133,13 @@ describe('deferred audit', () => {
       skipped: false,
       expected: 1,
       named: 1,
-      unnamed: [
+      unnamed: [],
+      uncounted: 0,
+      hints: [],
+      notes: [
         'deferral file unreadable, its bullets unknown: .flow/review-deferred/b.md is over the 1 MiB read cap'
       ],
-      notes: [],
+      unreadableSink: '.flow/review-deferred/b.md is over the 1 MiB read cap',
       failed: true
     })
   })
@@ -177,7 +195,8 @@ describe('options', () => {
       unboundHead: 'history',
       needsHumanConclusion: 'action_required',
       auditDeferred: true,
-      maxAnnotations: 1000
+      maxAnnotations: 1000,
+      coverage: 'report'
     })
   })
   it('splits lists on commas and newlines; empty require is nothing', () => {
@@ -278,6 +297,24 @@ describe('review-head rule', () => {
     expect(select('.flow/review-receipts/impl-fn-1.1.json')).toBe(true)
     expect(select('.flow/review-receipts/qa-fn-1.json')).toBe(false)
     expect(select('src/a.json')).toBe(false)
+  })
+  it('a negated extglob `!(…)` is a pattern, not an exclusion; `!x` still excludes', () => {
+    const outsideSrc = globMatcher(['!(src)/**'])
+    expect(outsideSrc('docs/a.md')).toBe(true)
+    expect(outsideSrc('src/a.ts')).toBe(false)
+    const withExclusion = globMatcher(['!(src)/**', '!docs/private/**'])
+    expect(withExclusion('docs/a.md')).toBe(true)
+    expect(withExclusion('docs/private/b.md')).toBe(false)
+  })
+  it('a reviewed SHA counts only as a full object id of the head’s kind', () => {
+    const head = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678'
+    expect(fullObjectId(head.toUpperCase(), head)).toBe(head)
+    expect(fullObjectId(head.slice(0, 7), head)).toBeNull()
+    expect(fullObjectId(`${head}${head.slice(0, 24)}`, head)).toBeNull()
+    expect(fullObjectId('refs/heads/main', head)).toBeNull()
+    expect(notFullIdJudgement('a1b2').reason).toContain(
+      'is abbreviated, not a full commit id'
+    )
   })
   it('judges every ancestry', () => {
     const sha = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678'

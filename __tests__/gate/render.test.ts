@@ -57,7 +57,15 @@ function report(rows: Partial<ReceiptRow>[] = [{}]): Report {
       },
       ...over
     })),
-    deferred: { expected: 1, named: 0, unnamed: [HOSTILE], skipped: false, notes: [] },
+    deferred: {
+      expected: 1,
+      named: 0,
+      unnamed: [HOSTILE],
+      uncounted: 0,
+      hints: [{ item: HOSTILE, nearMiss: HOSTILE, why: HOSTILE, paste: HOSTILE }],
+      skipped: false,
+      notes: []
+    },
     annotations: [],
     annotationsNotShown: 0,
     problems: [],
@@ -236,7 +244,15 @@ describe('summary', () => {
     expect(
       renderTitle({
         ...report(),
-        deferred: { expected: 0, named: 0, unnamed: [], skipped: false, notes: [] }
+        deferred: {
+          expected: 0,
+          named: 0,
+          unnamed: [],
+          uncounted: 0,
+          hints: [],
+          skipped: false,
+          notes: []
+        }
       })
     ).toBe('NEEDS_WORK — 1 introduced finding open (1 P1)')
     expect(renderTitle({ ...report([]), verdict: '', missing: ['impl_review'] })).toMatch(

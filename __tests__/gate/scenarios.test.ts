@@ -633,8 +633,8 @@ describe('deferred audit', () => {
       ])
       expect(code).toBe(1)
       expect(report.conclusion).toBe('failure')
-      expect(report.deferred).toMatchObject({ expected: 2, named: 2, notes: [] })
-      expect(report.deferred.unnamed).toEqual([
+      expect(report.deferred).toMatchObject({ expected: 2, named: 2, unnamed: [] })
+      expect(report.deferred.notes).toEqual([
         `deferral file unreadable, its bullets unknown: .flow/review-deferred/feature-fn-7.md is ${what}`
       ])
     }
@@ -651,8 +651,15 @@ describe('deferred audit', () => {
     expect(report.deferred).toMatchObject({
       expected: 2,
       named: 1,
-      unnamed: ['1 deferred finding not named in the PR body']
+      unnamed: [],
+      uncounted: 1
     })
+    expect(report.deferred.hints).toEqual([
+      expect.objectContaining({
+        item: null,
+        paste: expect.stringContaining('— deferred from impl-review (')
+      })
+    ])
     expect(report.notes.join(' ')).toContain('.flow/review-deferred/other.md')
   })
 })

@@ -63,11 +63,18 @@ export function memorySource(options: MemorySourceOptions): ReceiptSource {
           ? { kind: 'identical' }
           : (options.ancestry.get(reviewed) ?? { kind: 'unknown-commit' })
       ),
-    receiptCommit: async () =>
-      Promise.resolve({
-        sha: '1234567890123456789012345678901234567890',
-        parent: MEMORY_PARENT,
-        changedPaths: options.receiptCommitPaths ?? ['.flow/review-receipts/x.json']
-      })
+    receiptCommits: async (receipts) =>
+      Promise.resolve(
+        new Map(
+          receipts.map(({ path }) => [
+            path,
+            {
+              sha: '1234567890123456789012345678901234567890',
+              parent: MEMORY_PARENT,
+              changedPaths: options.receiptCommitPaths ?? ['.flow/review-receipts/x.json']
+            }
+          ])
+        )
+      )
   }
 }

@@ -215,6 +215,8 @@ const ALLOWED_TAGS = new Set(
     ' '
   )
 )
+const OWN_LINK =
+  /^href="https:\/\/[\w.-]+\/[\w.-]+\/[\w.-]+\/blob\/[0-9a-f]{40}(?:[0-9a-f]{24})?\/[\w.~%/-]*#L\d+"$/
 const ALLOWED_ATTRIBUTES =
   /^(class="language-text"|style="text-align:(left|right|center)")$/
 
@@ -230,6 +232,8 @@ export function markdownProblems(
   for (const tag of html.matchAll(/<\/?([a-zA-Z][\w-]*)([^>]*)>/g)) {
     const name = tag[1]!.toLowerCase()
     const attributes = tag[2]!.trim()
+    // Our own links to a finding's line at the head commit (issue 25): nothing else.
+    if (name === 'a' && (attributes === '' || OWN_LINK.test(attributes))) continue
     if (!ALLOWED_TAGS.has(name)) problems.push(`rendered summary has a <${name}> tag`)
     else if (attributes !== '' && !ALLOWED_ATTRIBUTES.test(attributes))
       problems.push(`rendered <${name}> has attributes ${attributes.slice(0, 80)}`)

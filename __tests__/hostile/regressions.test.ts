@@ -258,7 +258,15 @@ describe('nothing lost when the summary is cut at 65535 bytes', () => {
       receipts: rows,
       missing: [],
       required: [],
-      deferred: { expected: 0, named: 0, unnamed: [], skipped: true, notes: [] },
+      deferred: {
+        expected: 0,
+        named: 0,
+        unnamed: [],
+        uncounted: 0,
+        hints: [],
+        skipped: true,
+        notes: []
+      },
       annotations: [],
       annotationsNotShown: 0,
       problems: [],

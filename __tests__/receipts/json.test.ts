@@ -6,7 +6,9 @@
  * against the oracle (see oracle-diff.test.ts for the stored ones).
  */
 import { describe, expect, it } from '@jest/globals'
+import fc from 'fast-check'
 import {
+  decodeUtf8,
   isJsonObject,
   JsonBigInt,
   JsonFloat,
@@ -18,6 +20,7 @@ import {
   type JsonValue
 } from '../../src/receipts/json.js'
 import { inspectReceipt } from '../../src/receipts/receipt.js'
+import { codePointLength, hasLoneSurrogate } from '../../src/receipts/text.js'
 import {
   buildContainer,
   buildItem,
@@ -27,6 +30,8 @@ import {
   raw,
   type Built
 } from '../support/receipt-builders.js'
+
+const RUNS = Number(process.env.FC_RUNS ?? '') || 1000
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 
@@ -153,6 +158,37 @@ describe('bytes', () => {
     const bytes = new Uint8Array([...utf8('"ab'), 0xf0, 0x9f, 0x98])
     expect(reason(bytes)).toBe('not valid UTF-8 (at byte 3)')
   })
+  it('accepts and refuses what a fatal TextDecoder does, a BOM kept for the parser', () => {
+    const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+    const reference = (bytes: Uint8Array): string | null => {
+      try {
+        return fatal.decode(bytes)
+      } catch {
+        return null
+      }
+    }
+    const check = (bytes: Uint8Array): void => {
+      const ours = decodeUtf8(bytes)
+      expect(ours.ok ? ours.text : null).toBe(reference(bytes))
+    }
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 40 }), check), { numRuns: RUNS })
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (s) =>
+        check(new TextEncoder().encode(s))
+      ),
+      { numRuns: RUNS }
+    )
+    for (const bytes of [
+      [0xef, 0xbb, 0xbf, 0x7b, 0x7d],
+      [0xed, 0xa0, 0x80],
+      [0xc0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xe2, 0x82]
+    ])
+      check(new Uint8Array(bytes))
+    // A view into a larger buffer decodes only its own bytes.
+    check(new Uint8Array(Buffer.from('xx{"a":1}yy').buffer, 2, 7))
+  })
   it('reads valid 4-byte UTF-8 and U+FFFF', () => {
     expect(value('"😀\uffff"')).toBe('😀\uffff')
     expect(readJsonBytes(utf8('"\u{10ffff}"'))).toEqual({ ok: true, value: '\u{10ffff}' })
@@ -218,18 +254,37 @@ describe('strings', () => {
     )
     expect(judge(text).state).toBe('valid')
   })
-  it.each([
-    ['title', (i: Record<string, Built>) => (i.title = 'x\ud800')],
-    ['body', (i: Record<string, Built>) => (i.body = '\udfff')],
-    ['suggestion', (i: Record<string, Built>) => (i.suggestion = '\ud800')]
+  type Edit = (container: Record<string, Built>, item: Record<string, Built>) => void
+  it.each<[string, Edit]>([
+    ['title', (_c, i) => (i.title = 'x\ud800')],
+    ['body', (_c, i) => (i.body = '\udfff')],
+    ['suggestion', (_c, i) => (i.suggestion = '\ud800')],
+    ['a long suggestion', (_c, i) => (i.suggestion = 'a'.repeat(40) + '\ud800')],
+    ['priorFindingId', (_c, i) => (i.priorFindingId = 'p\udc00')],
+    [
+      'an anchor originalPath',
+      (_c, i) => ((i.anchor as Record<string, Built>).originalPath = 'src/\ud800.ts')
+    ],
+    ['backend', (c) => (c.backend = 'co\ud800dex')],
+    [
+      'supersedesReceiptId',
+      (c) => {
+        c.supersedesReceiptId = '\udc00round-0'
+        c.round = 2
+      }
+    ]
   ])(
     'makes a container with a lone surrogate in %s invalid (flowctl raises on encode)',
     (_n, edit) => {
       const receipt = buildReceipt()
-      edit((receipt.findings as { items: Array<Record<string, Built>> }).items[0]!)
-      const { state, reasons } = judge(jsonText(receipt))
-      expect(state).toBe('invalid')
-      expect(reasons[0]).toMatch(/unpaired surrogate/)
+      const container = receipt.findings as Record<string, Built>
+      edit(container, (container.items as Array<Record<string, Built>>)[0]!)
+      expect(judge(jsonText(receipt))).toEqual({
+        state: 'invalid',
+        reasons: [
+          'findings: holds an unpaired surrogate (flowctl cannot encode it as UTF-8)'
+        ]
+      })
     }
   )
   it('makes a lone surrogate in firstSeenReceiptId invalid, naming it', () => {
@@ -247,6 +302,30 @@ describe('strings', () => {
     const { state, reasons } = judge(jsonText(buildReceipt({ findings: container })))
     expect(state).toBe('invalid')
     expect(reasons[0]).toMatch(/^findings\.items\[0\]\.firstSeenReceiptId: .*surrogate/)
+  })
+  it('measures code points and finds lone surrogates as Python would', () => {
+    // Python's len(): a surrogate pair is one code point, a lone surrogate one too.
+    const reference = (text: string): number => {
+      let pairs = 0
+      for (let i = 0; i < text.length - 1; i++) {
+        const unit = text.charCodeAt(i)
+        const next = text.charCodeAt(i + 1)
+        if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          pairs++
+          i++
+        }
+      }
+      return text.length - pairs
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        expect(codePointLength(text)).toBe(reference(text))
+        expect(hasLoneSurrogate(text)).toBe(/\p{Surrogate}/u.test(text))
+      }),
+      { numRuns: RUNS }
+    )
+    for (const text of ['', '\ud800', '\udc00\ud800', '😀', '\ud83d\ude00\ud83d'])
+      expect(codePointLength(text)).toBe(reference(text))
   })
   it('counts a surrogate pair as one code point and a lone surrogate as one', () => {
     const receipt = buildReceipt()

@@ -21,7 +21,6 @@ import {
   candidateHeads,
   loadGenerations,
   selectCurrent,
-  withReportableText,
   sortItems,
   type HistoryFile,
   type Selection
@@ -29,7 +28,6 @@ import {
 import { inspectReceipt } from '../../src/receipts/receipt.js'
 import type { FindingsContainer } from '../../src/receipts/schema.js'
 import { CORPUS } from '../support/corpus.js'
-import { expectSameSelection } from '../support/selection.js'
 import {
   buildContainer,
   buildItem,
@@ -326,13 +324,7 @@ describe('lineage on mutated chains', () => {
             const want = selectCurrent(containers, isCurrent, filter)
             const judged = new Set(candidateHeads(containers, filter))
             for (const sha of asked) expect(judged.has(sha)).toBe(true)
-            const slim = withReportableText(containers, filter)
-            expectSameSelection(
-              selectCurrent(slim, isCurrent, filter),
-              want,
-              containers,
-              slim
-            )
+            expect(want.state).toMatch(/^(current|stale|ambiguous|absent)$/)
           }
         }
       ),

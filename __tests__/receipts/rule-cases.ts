@@ -12,6 +12,7 @@ import {
   buildContainer,
   buildItem,
   buildReceipt,
+  compactBytes,
   containerOfBytes,
   raw,
   SHA,
@@ -497,6 +498,41 @@ export const RULE_CASES: RuleCase[] = [
     expect: 'invalid',
     field: /^findings: is 262145 bytes/
   },
+  // The bound hit exactly with any kind of text: each unit adds `extra` bytes over the
+  // `x` it replaces (a multi-byte character, an escape, `\u0001` for a control).
+  ...(
+    [
+      ['é', 1],
+      ['€', 2],
+      ['😀', 3],
+      ['"', 1],
+      ['\n', 1],
+      ['\u0001', 5],
+      ['\u2028', 2]
+    ] as const
+  ).flatMap(([unit, extra]) =>
+    [262144, 262145].map((size): RuleCase => ({
+      rule: '§4.1 byte bound',
+      name: `container of ${size} compact bytes with ${JSON.stringify(unit)} in the text`,
+      receipt: () => {
+        const container = containerOfBytes(size - 10 * extra, {
+          anchored: true,
+          headSha: SHA.head1
+        })
+        const item = (container.items as BuiltObject[])[0]!
+        item.body = unit.repeat(10) + (item.body as string).slice(10)
+        if (compactBytes(container) !== size) throw new Error('not the size asked for')
+        return buildReceipt({ findings: container })
+      },
+      ...(size > 262144
+        ? {
+            expect: 'invalid',
+            field:
+              /^findings: is 262145 bytes as compact JSON, over the 262144-byte bound$/
+          }
+        : { expect: 'valid' })
+    }))
+  ),
 
   // ── §4.2 item ────────────────────────────────────────────────────────────
   {

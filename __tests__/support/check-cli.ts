@@ -9,8 +9,12 @@ export interface CliRun {
   stderr: string
 }
 
-/** Runs the CLI with `argv` in `cwd`. */
-export async function runCli(argv: string[], cwd = process.cwd()): Promise<CliRun> {
+/** Runs the CLI with `argv` in `cwd` (`columns`: a terminal's width). */
+export async function runCli(
+  argv: string[],
+  cwd = process.cwd(),
+  terminal: { columns?: number } = {}
+): Promise<CliRun> {
   let stdout = ''
   let stderr = ''
   const code = await main(argv, {
@@ -19,6 +23,7 @@ export async function runCli(argv: string[], cwd = process.cwd()): Promise<CliRu
     readFile: (path) => readFileSync(path),
     cwd,
     color: false,
+    columns: terminal.columns,
     env: {}
   })
   return { code, stdout, stderr }

@@ -2,8 +2,7 @@
  * Random mutations of the valid corpus receipts, for property tests: drop a key, retype
  * a value, turn an integer into a float token, duplicate, add a key (`__proto__` too),
  * change a string, swap two nodes. Shared by the core's properties
- * (`receipts/property.test.ts`) and the fast path's agreement with the schemas
- * (`receipts/plain.test.ts`).
+ * (`receipts/property.test.ts`) and the hostile regressions.
  */
 import fc from 'fast-check'
 import { readFileSync } from 'node:fs'

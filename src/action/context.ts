@@ -43,7 +43,8 @@ function readPayload(path: string | undefined): JsonObject {
 }
 
 /** `RECEIPT_GATE_TIME_SCALE` (default 1): multiplies every wait and timeout (tests). */
-function timeScaleFrom(env: NodeJS.ProcessEnv): number {
+/** `RECEIPT_GATE_TIME_SCALE` (default 1): tests shrink every wait and timeout with it. */
+export function timeScaleFrom(env: NodeJS.ProcessEnv): number {
   const scale = Number(env.RECEIPT_GATE_TIME_SCALE)
   return Number.isFinite(scale) && scale > 0 ? scale : 1
 }

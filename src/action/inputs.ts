@@ -26,6 +26,7 @@ export const INPUT_NAMES = [
   'check-name',
   'audit-deferred',
   'max-annotations',
+  'coverage',
   'fail-step',
   'pull-number'
 ] as const
@@ -48,7 +49,8 @@ export function readInputs(): ActionInputs {
     unboundHead: raw('unbound-head'),
     needsHumanConclusion: raw('needs-human-conclusion'),
     auditDeferred: raw('audit-deferred'),
-    maxAnnotations: raw('max-annotations')
+    maxAnnotations: raw('max-annotations'),
+    coverage: raw('coverage')
   })
   const failStep = (raw('fail-step') ?? 'true').trim()
   if (!['true', 'false', 'True', 'False', 'TRUE', 'FALSE'].includes(failStep)) {

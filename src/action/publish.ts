@@ -102,8 +102,9 @@ export function logReport(report: Report): void {
         `${row.conclusion.padEnd(15)} ${row.path} — ${row.type ?? '?'} ${row.mode ?? '?'} ${row.verdict ?? '?'} — ${row.reason}`
     ),
     ...report.missing.map((type) => `missing: no current ${type}`),
-    ...report.deferred.unnamed.map(
-      (item) => `deferred, not named in the PR body: ${item}`
+    ...report.deferred.hints.map(
+      (hint) =>
+        `deferred, not named in the PR body: ${hint.item ?? 'a deferred finding counted on the receipts'} (${hint.why}); paste: ${hint.paste}`
     )
   ])
 }

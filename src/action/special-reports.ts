@@ -15,7 +15,15 @@ function empty(
     receipts: [],
     missing: [],
     required: [],
-    deferred: { expected: 0, named: 0, unnamed: [], skipped: true, notes: [] },
+    deferred: {
+      expected: 0,
+      named: 0,
+      unnamed: [],
+      uncounted: 0,
+      hints: [],
+      skipped: true,
+      notes: []
+    },
     annotations: [],
     annotationsNotShown: 0,
     problems:

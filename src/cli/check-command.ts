@@ -10,23 +10,26 @@ import { SUMMARY_LIMITS, renderSummary } from '../render/summary.js'
 import { renderText } from '../render/text.js'
 import {
   GitError,
-  ObjectReader,
-  assertRepository,
-  git,
   gitSource,
   headBranch,
+  isShallow,
   mergeBase,
+  repositoryRoot,
   resolveCommit
 } from '../source/git.js'
 import { choice, parseArgs, stringFlag, type ParsedArgs } from './args.js'
 import { CliError, type CliIo } from './io.js'
+import { landContext, landNote, type LandContext } from './land.js'
+import { checkPullRequest, postReport, prTarget } from './pr-source.js'
 
 export const CHECK_USAGE = `Usage: receipt-gate check [options]
 
 Runs the gate on a local git repository: reads the receipts at --head (not the
 working tree), decides whether each is current, applies the gate and the deferred
-audit, and prints the report. Exit 0 for success/neutral, 1 for failure or
-action_required, 2 for usage or environment errors.
+audit, and prints the report. With --pr N it gates a pull request through the GitHub
+API instead, as the action does (the PR body for the audit, the receipts at the PR
+head). Exit 0 for success/neutral, 1 for failure or action_required, 2 for usage or
+environment errors (and whenever the gate cannot decide).
 
 Options:
   --repo DIR                    repository (default: the current directory)
@@ -44,11 +47,26 @@ Options:
   --unbound-head history|fail|allow             default history
   --needs-human-conclusion action_required|failure|neutral   default action_required
   --audit-deferred true|false   default true
+  --coverage report|require|off default report (require: every code commit reviewed)
+
+A pull request through the GitHub API (token: GITHUB_TOKEN or GH_TOKEN; API:
+GITHUB_API_URL, default https://api.github.com):
+  --pr N                        the pull request to gate (not with --head, --base,
+                                --branch or --body-file: the PR names them)
+  --repo-slug OWNER/REPO        default: GITHUB_REPOSITORY, else the origin remote
+  --post                        post the check run on the PR head, as the action does
+  --check-name NAME             the check run's name with --post (default: Review receipts)
+
+Flow-Next land (land.mergeVerdictCommand): without --head and --pr, the land step's
+FLOW_HEAD_SHA (read from the local git when it has the commit, else through the API
+with FLOW_PR_NUMBER), FLOW_BASE_REF (the base when --base is not given) and
+FLOW_PR_NUMBER name the pull request; FLOW_SPEC_ID is shown in the report's notes.
 
 Examples:
   receipt-gate check
   receipt-gate check --base origin/main --body-file pr-body.md --format markdown
   receipt-gate check --select all --require impl_review,plan_review --format json
+  receipt-gate check --pr 42 --repo-slug acme/widgets --format markdown
 `
 
 const FLAGS = {
@@ -65,6 +83,11 @@ const FLAGS = {
   'unbound-head': 'value',
   'needs-human-conclusion': 'value',
   'audit-deferred': 'value',
+  coverage: 'value',
+  pr: 'value',
+  'repo-slug': 'value',
+  post: 'boolean',
+  'check-name': 'value',
   help: 'boolean'
 } as const
 
@@ -80,8 +103,8 @@ export async function checkCommand(argv: readonly string[], io: CliIo): Promise<
   const format = choice(args, 'format', ['text', 'markdown', 'json'] as const, 'text')
   const options = gateOptions(args)
   const body = readBody(args, io)
-  const report = await withGitErrors(async () => runCheck(args, io, options, body))
-  io.stdout(render(report, format, io.color))
+  const report = await withGitErrors(async () => gate(args, io, options, body))
+  io.stdout(render(report, format, io))
   return report.conclusion === 'failure' || report.conclusion === 'action_required'
     ? 1
     : 0
@@ -96,7 +119,8 @@ function gateOptions(args: ParsedArgs): GateOptions {
       bookkeepingPaths: stringFlag(args, 'bookkeeping-paths'),
       unboundHead: stringFlag(args, 'unbound-head'),
       needsHumanConclusion: stringFlag(args, 'needs-human-conclusion'),
-      auditDeferred: stringFlag(args, 'audit-deferred')
+      auditDeferred: stringFlag(args, 'audit-deferred'),
+      coverage: stringFlag(args, 'coverage')
     })
   } catch (error) {
     if (error instanceof OptionError) throw new CliError(`--${error.message}`)
@@ -123,98 +147,159 @@ async function withGitErrors<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-async function runCheck(
+/** The pull request (`--pr`, or land's when its head is not here) or the local repository. */
+async function gate(
   args: ParsedArgs,
   io: CliIo,
   options: GateOptions,
   body: string | null
 ): Promise<Report> {
-  const repo = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
-  const headFlag = stringFlag(args, 'head')
-  // Performance (issue 7): starting a process costs ~10 ms here, so every object question
-  // goes through one `cat-file` process. `merge-base` is the only other git process of
-  // the happy path, and runs only when the base is not an ancestor of the head. A
-  // repository check runs only when the head does not resolve.
-  const objects = new ObjectReader(repo)
+  const repoDir = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
+  const land = landContext(args, io.env)
+  if (land !== null) {
+    const local = land.head === null ? null : await localCommit(repoDir, land.head)
+    if (local !== null)
+      return withNote(await runCheck(args, io, options, body, land), land)
+    if (land.pr === null)
+      throw new CliError(
+        `FLOW_HEAD_SHA ${land.head ?? ''} is not in the local repository: fetch it (git fetch origin ${land.head ?? ''}) or set FLOW_PR_NUMBER and a token to read it through the API`
+      )
+    return withNote(await runPr(args, io, options, String(land.pr), land.head), land)
+  }
+  const pr = stringFlag(args, 'pr')
+  if (pr !== undefined) return runPr(args, io, options, pr, null)
+  return runCheck(args, io, options, body, null)
+}
+
+async function runPr(
+  args: ParsedArgs,
+  io: CliIo,
+  options: GateOptions,
+  pr: string,
+  expectHead: string | null
+): Promise<Report> {
+  for (const flag of ['head', 'base', 'branch', 'body-file'])
+    if (args.flags.has(flag))
+      throw new CliError(
+        `--${flag} does not apply to a pull request read through the API`
+      )
+  const repoDir = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
+  const target = await prTarget(pr, stringFlag(args, 'repo-slug'), repoDir, io.env)
+  const run = await checkPullRequest(target, options, expectHead ?? undefined)
+  if (args.flags.has('post')) {
+    const published = await postReport(run, target, stringFlag(args, 'check-name'))
+    io.stderr(
+      published.fallback
+        ? 'receipt-gate check: the check run could not be posted (no checks: write)\n'
+        : `receipt-gate check: posted ${published.checkRunUrl}\n`
+    )
+  }
+  return run.report
+}
+
+/** The commit when the repository has it, else null (never an error: the API may). */
+async function localCommit(repoDir: string, sha: string): Promise<string | null> {
   try {
-    const head = await resolveCommit(objects, headFlag ?? 'HEAD').catch(async (error) => {
-      await assertRepository(repo)
-      throw error
-    })
-    const [mergeBase, branch] = await Promise.all([
-      options.select.mode === 'changed'
-        ? findMergeBase(repo, objects, head, stringFlag(args, 'base'))
-        : null,
-      stringFlag(args, 'branch') ?? currentBranchAt(repo, objects, head, headFlag)
-    ])
-    const source = gitSource({ repo, objects, head, mergeBase })
-    return await evaluate({ source, options, body, branch })
-  } finally {
-    objects.close()
+    return await resolveCommit(await repositoryRoot(repoDir), sha)
+  } catch {
+    return null
   }
 }
 
+function withNote(report: Report, land: LandContext): Report {
+  return { ...report, notes: [...report.notes, landNote(land)] }
+}
+
+async function runCheck(
+  args: ParsedArgs,
+  io: CliIo,
+  options: GateOptions,
+  body: string | null,
+  land: LandContext | null
+): Promise<Report> {
+  if (land === null)
+    for (const flag of ['repo-slug', 'post', 'check-name'])
+      if (args.flags.has(flag)) throw new CliError(`--${flag} applies only with --pr`)
+  // Every git question is asked of the top level: the answer must not depend on the
+  // folder the CLI was pointed at or run from.
+  const repo = await repositoryRoot(resolve(io.cwd, stringFlag(args, 'repo') ?? '.'))
+  const headFlag = stringFlag(args, 'head') ?? land?.head ?? undefined
+  const head = await resolveCommit(repo, headFlag ?? 'HEAD')
+  const baseFlag = stringFlag(args, 'base')
+  const bases =
+    baseFlag !== undefined
+      ? [baseFlag]
+      : land?.baseRef
+        ? [`refs/remotes/origin/${land.baseRef}`, `refs/heads/${land.baseRef}`]
+        : undefined
+  const [forkPoint, branch, shallow] = await Promise.all([
+    options.select.mode === 'changed'
+      ? findMergeBase(repo, head, bases, baseFlag ?? land?.baseRef ?? undefined)
+      : null,
+    stringFlag(args, 'branch') ?? currentBranchAt(repo, head, headFlag),
+    isShallow(repo)
+  ])
+  const source = gitSource({ repo, head, mergeBase: forkPoint, shallow })
+  return evaluate({ source, options, body, branch, base: forkPoint })
+}
+
+/** `bases`: the revisions to try in order (none: the default branch); `name` for errors. */
 async function findMergeBase(
   repo: string,
-  objects: ObjectReader,
   head: string,
-  base: string | undefined
+  bases: string[] | undefined,
+  name: string | undefined
 ): Promise<string> {
   const baseSha =
-    base !== undefined ? await resolveCommit(objects, base) : await defaultBase(objects)
-  const sha = await mergeBase(repo, objects, baseSha, head)
+    bases === undefined ? await defaultBase(repo) : await firstCommit(repo, bases, name)
+  const sha = await mergeBase(repo, baseSha, head)
   if (sha === null)
-    throw new CliError(`no merge base between ${base ?? 'the base branch'} and the head`)
+    throw new CliError(`no merge base between ${name ?? 'the base branch'} and the head`)
   return sha
 }
 
-async function defaultBase(objects: ObjectReader): Promise<string> {
-  // Asked together: the reader answers all three through its one process.
-  const candidates = await Promise.all(
-    ['origin/HEAD', 'main', 'master'].map(async (rev) =>
-      resolveCommit(objects, rev).catch(() => null)
-    )
-  )
-  const found = candidates.find((sha) => sha !== null)
-  if (found == null)
-    throw new CliError(
-      'no base branch found (origin/HEAD, main, master): pass --base REV'
-    )
-  return found
+async function firstCommit(
+  repo: string,
+  revs: string[],
+  name: string | undefined
+): Promise<string> {
+  for (const rev of revs.slice(0, -1)) {
+    const sha = await resolveCommit(repo, rev).catch(() => null)
+    if (sha !== null) return sha
+  }
+  try {
+    return await resolveCommit(repo, revs[revs.length - 1] as string)
+  } catch (error) {
+    if (revs.length > 1 && error instanceof GitError)
+      throw new CliError(`unknown base ${JSON.stringify(name)} (${revs.join(', ')})`)
+    throw error
+  }
+}
+
+async function defaultBase(repo: string): Promise<string> {
+  for (const rev of ['origin/HEAD', 'main', 'master']) {
+    const sha = await resolveCommit(repo, rev).catch(() => null)
+    if (sha !== null) return sha
+  }
+  throw new CliError('no base branch found (origin/HEAD, main, master): pass --base REV')
 }
 
 /** The checked-out branch when it points at `head` (`headFlag`: how head was named). */
 async function currentBranchAt(
   repo: string,
-  objects: ObjectReader,
   head: string,
   headFlag: string | undefined
 ): Promise<string | null> {
   const [branch, at] = await Promise.all([
-    checkedOutBranch(repo),
-    headFlag === undefined ? head : resolveCommit(objects, 'HEAD').catch(() => null)
+    headBranch(repo),
+    headFlag === undefined ? head : resolveCommit(repo, 'HEAD').catch(() => null)
   ])
   return at === head ? branch : null
 }
 
-async function checkedOutBranch(repo: string): Promise<string | null> {
-  const read = await headBranch(repo)
-  if (read !== undefined) return read
-  const branch = await git(
-    repo,
-    ['symbolic-ref', '--quiet', '--short', 'HEAD'],
-    [0, 1, 128]
-  )
-  return branch.code === 0 ? branch.stdout.toString('utf8').trim() || null : null
-}
-
-function render(
-  report: Report,
-  format: 'text' | 'markdown' | 'json',
-  color: boolean
-): string {
+function render(report: Report, format: 'text' | 'markdown' | 'json', io: CliIo): string {
   if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`
   if (format === 'markdown')
     return `${renderSummary(report, SUMMARY_LIMITS.jobSummary)}\n`
-  return renderText(report, color)
+  return renderText(report, io.color, io.columns)
 }

@@ -8,6 +8,8 @@ export interface CliIo {
   cwd: string
   /** True when stdout is a terminal that may take colours. */
   color: boolean
+  /** The terminal's width for text output; undefined (a pipe, a file): 100 columns. */
+  columns?: number | undefined
   env: Readonly<Record<string, string | undefined>>
 }
 

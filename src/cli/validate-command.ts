@@ -1,8 +1,14 @@
 /**
  * `receipt-gate validate FILE…`: each receipt file alone (no git), for editors and
- * pre-commit hooks. Prints the envelope verdict and the projection state with reasons.
- * Exit 0 when every file is readable with a valid or absent projection, else 1.
+ * pre-commit hooks. Prints the envelope verdict and the projection state with reasons,
+ * and, when the receipt has a lineage (a `.history/` folder beside it, or a round past
+ * the first), whether that lineage holds as `check` reads it. Exit 0 when every file is
+ * readable with a valid or absent projection and a sound lineage, else 1.
  */
+import { readdirSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { TYPE_TO_KIND } from '../receipts/limits.js'
+import { loadGenerations, selectCurrent, type HistoryFile } from '../receipts/lineage.js'
 import { inspectReceipt, type InspectedReceipt } from '../receipts/receipt.js'
 import { terminalLine } from '../render/safe-text.js'
 import { choice, parseArgs } from './args.js'
@@ -12,8 +18,9 @@ export const VALIDATE_USAGE = `Usage: receipt-gate validate [--format text|json]
 
 Checks review receipt files on their own: the envelope as flow-next's Ralph guard
 reads it, and the structured projection (findings v1, criteria) exactly as flowctl
-validates it. Exit 0 when every file is readable and its projection valid or absent,
-1 otherwise, 2 on usage errors.
+validates it. A receipt with a lineage (FILE.history/ beside it, or a round past 1)
+has it checked as \`check\` reads it. Exit 0 when every file is readable, its
+projection valid or absent and its lineage sound, 1 otherwise, 2 on usage errors.
 
 Example:
   receipt-gate validate .flow/review-receipts/*.json
@@ -34,6 +41,12 @@ export interface ValidateRow {
   round: number | null
   headSha: string | null
   criteria: number | null
+  /**
+   * The lineage as `check` reads it, when there is one: `ok` with the generations
+   * counted, or `ambiguous` (check's unknown state) with why; null without a lineage.
+   */
+  lineage:
+    { state: 'ok'; generations: number } | { state: 'ambiguous'; reason: string } | null
 }
 
 /** Runs the command; returns the exit code. */
@@ -45,27 +58,84 @@ export function validateCommand(argv: readonly string[], io: CliIo): number {
   }
   const format = choice(args, 'format', ['text', 'json'] as const, 'text')
   if (args.positionals.length === 0)
-    throw new CliError('validate needs at least one FILE (see --help)')
-  const rows = args.positionals.map((path) => toRow(readAndInspect(path, io)))
+    throw new CliError('no FILE given: name one or more receipt files (see --help)')
+  const rows = args.positionals.map((path) => {
+    const receipt = readAndInspect(path, io)
+    return { ...toRow(receipt), lineage: checkLineage(receipt, io) }
+  })
   io.stdout(
     format === 'json' ? `${JSON.stringify(rows, null, 2)}\n` : rows.map(textOf).join('')
   )
-  return rows.every((row) => row.readable && row.structured !== 'invalid') ? 0 : 1
+  return rows.every(
+    (row) =>
+      row.readable && row.structured !== 'invalid' && row.lineage?.state !== 'ambiguous'
+  )
+    ? 0
+    : 1
 }
 
 function readAndInspect(path: string, io: CliIo): InspectedReceipt {
   let bytes: Uint8Array
   try {
-    bytes = io.readFile(path)
+    bytes = io.readFile(resolve(io.cwd, path))
   } catch (error) {
-    return {
-      readable: false,
-      path,
-      reason: `cannot read the file (${errorCode(error)})`,
-      data: null
-    }
+    return { readable: false, path, reason: readError(error), data: null }
   }
   return inspectReceipt(path, bytes)
+}
+
+/**
+ * The lineage `check` would select from: the history folder beside the receipt (read
+ * whole, as check lists it) with the receipt as the latest generation, its own head
+ * taken as the current one. Structural faults (a missing parent, a shared id, a fork)
+ * are then check's `ambiguous`, whatever the commit it runs at.
+ */
+export function checkLineage(
+  receipt: InspectedReceipt,
+  io: CliIo
+): ValidateRow['lineage'] {
+  const container = receipt.readable ? receipt.projection.findings : null
+  if (!receipt.readable || receipt.projection.state !== 'valid' || !container) return null
+  const folder = resolve(io.cwd, `${receipt.path}.history`)
+  let names: string[] | null
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith('.json'))
+  } catch {
+    names = null
+  }
+  if (names === null && container.round <= 1) return null
+  const history: HistoryFile[] = (names ?? []).map((name) => ({
+    name,
+    bytes: readHistory(resolve(folder, name), io)
+  }))
+  const name = receipt.path.slice(receipt.path.lastIndexOf('/') + 1)
+  const loaded = loadGenerations(
+    { receipt: receipt.data, findings: container, name },
+    history
+  )
+  if (!loaded.ok) return { state: 'ambiguous', reason: loaded.reason }
+  const selection = selectCurrent(
+    loaded.generations.flatMap((g) => (g.findings ? [g.findings] : [])),
+    (sha) => sha === container.headSha,
+    {
+      kind: TYPE_TO_KIND[receipt.envelope.type],
+      backend: receipt.envelope.mode ?? undefined
+    }
+  )
+  if (selection.state === 'ambiguous') {
+    const missing =
+      names === null ? ` (no ${terminalLine(name)}.history/ folder beside it)` : ''
+    return { state: 'ambiguous', reason: `${selection.reason}${missing}` }
+  }
+  return { state: 'ok', generations: loaded.generations.length }
+}
+
+function readHistory(path: string, io: CliIo): HistoryFile['bytes'] {
+  try {
+    return io.readFile(path)
+  } catch (error) {
+    return { unreadable: readError(error) }
+  }
 }
 
 /** The JSON row of one inspected receipt. */
@@ -84,7 +154,8 @@ export function toRow(receipt: InspectedReceipt): ValidateRow {
       findings: null,
       round: null,
       headSha: null,
-      criteria: null
+      criteria: null,
+      lineage: null
     }
   }
   const { envelope, projection } = receipt
@@ -101,7 +172,8 @@ export function toRow(receipt: InspectedReceipt): ValidateRow {
     findings: projection.findings?.items.length ?? null,
     round: projection.findings?.round ?? null,
     headSha: projection.findings?.headSha ?? null,
-    criteria: projection.criteria?.length ?? null
+    criteria: projection.criteria?.length ?? null,
+    lineage: null
   }
 }
 
@@ -128,11 +200,32 @@ function textOf(row: ValidateRow): string {
     for (const reason of row.structuredReasons)
       lines.push(`    - ${terminalLine(reason)}`)
   }
+  if (row.lineage?.state === 'ok')
+    lines.push(
+      `  lineage: ok — ${row.lineage.generations} generation${row.lineage.generations === 1 ? '' : 's'}`
+    )
+  else if (row.lineage?.state === 'ambiguous')
+    lines.push(
+      `  lineage: ambiguous — check would refuse it: ${terminalLine(row.lineage.reason)}`
+    )
   return `${lines.join('\n')}\n`
 }
 
-function errorCode(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'code' in error)
-    return String(error.code)
-  return error instanceof Error ? error.message : String(error)
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'is a folder, not a receipt file',
+  EACCES: 'permission denied',
+  ENOTDIR: 'no such file (a part of the path is not a folder)'
+}
+
+/** Why a file could not be read, in words (not `EISDIR`). */
+function readError(error: unknown): string {
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error
+      ? String(error.code)
+      : ''
+  return (
+    READ_ERRORS[code] ??
+    `cannot read the file (${code || (error instanceof Error ? error.message : String(error))})`
+  )
 }

@@ -1,5 +1,6 @@
 /**
- * Annotation mapping (SPEC §5): only current findings with a head-side anchor become
+ * Annotation mapping (SPEC §5): only current findings with a head-side anchor, or a
+ * base-side one mapped to the change that removed its line (issue 25), become
  * annotations; an unreadable receipt gets a failure annotation on its own file.
  * Titles ≤ 255 characters, messages and raw details ≤ 64 KB.
  */
@@ -69,22 +70,24 @@ function findingAnnotation(
   finding: ReportFinding
 ): ReportAnnotation | null {
   const level = findingLevel(finding)
-  if (level === null || finding.anchor === null || finding.anchor.side !== 'head')
-    return null
+  const at = annotationLines(finding)
+  if (level === null || at === null) return null
   const head = `${finding.severity} · ${finding.classification} · confidence ${finding.confidence} — `
-  const message =
+  const text =
     finding.suggestion === null
       ? finding.body
       : `${finding.body}\n\nSuggestion:\n${finding.suggestion}`
+  const message =
+    at.removed === null ? text : `On the removed line ${at.removed}: ${text}`
   const raw = [
     `finding ${finding.id}`,
     `R-IDs: ${finding.rIds.length ? finding.rIds.join(', ') : 'none'}`,
     `receipt: ${row.path}`
   ]
   return {
-    path: finding.anchor.path,
-    start_line: finding.anchor.startLine,
-    end_line: finding.anchor.endLine,
+    path: at.path,
+    start_line: at.start,
+    end_line: at.end,
     annotation_level: level,
     title: clipUnits(plain(head + finding.title), ANNOTATION_LIMITS.title),
     // Messages keep their lines; ANSI escapes, other controls, bidi overrides and
@@ -92,6 +95,28 @@ function findingAnnotation(
     message: clipBytes(terminalText(message), ANNOTATION_LIMITS.message),
     raw_details: clipBytes(terminalText(raw.join('\n')), ANNOTATION_LIMITS.rawDetails)
   }
+}
+
+/**
+ * Where a finding is annotated: its head-side anchor, or the head line a base-side
+ * anchor was mapped to (`removed`: the base line it names); null when nowhere.
+ */
+function annotationLines(
+  finding: ReportFinding
+): { path: string; start: number; end: number; removed: number | null } | null {
+  const anchor = finding.anchor
+  if (anchor === null) return null
+  if (anchor.side === 'head')
+    return {
+      path: anchor.path,
+      start: anchor.startLine,
+      end: anchor.endLine,
+      removed: null
+    }
+  const to = finding.mappedTo
+  return to
+    ? { path: to.path, start: to.line, end: to.line, removed: anchor.startLine }
+    : null
 }
 
 /** All annotations of a run, most severe first (unreadable receipts, then failure, warning, notice). */

@@ -10,14 +10,32 @@ const BODY_BULLET = /^[ \t]*[-*+] \[[ xX]\] .*— deferred from impl-review \(/
 /** A sink bullet: `- [<sev>, confidence <n>, <classification>] <file>:<line> — <title>`. */
 const SINK_BULLET = /^- \[[^\]]*\] (.*)$/
 
+/** How to name one deferral the body does not name. */
+export interface DeferredHint {
+  /** The sink tail, or null for deferrals known only by the receipts' count. */
+  item: string | null
+  /** The body line that came closest, if any. */
+  nearMiss: string | null
+  /** Why that line did not count (or that none names it). */
+  why: string
+  /** The exact bullet to paste into the PR body. */
+  paste: string
+}
+
 export interface DeferredAudit {
   /** True when the audit did not run (disabled, or no PR body); see `notes`. */
   skipped: boolean
   expected: number
   named: number
-  /** Unnamed sink tails, or one line for count-only shortfalls. */
+  /** The `<file>:<line> — <title>` tails of the deferral file's bullets the body does not name. */
   unnamed: string[]
+  /** Deferrals counted on the receipts (walkthrough.deferred) that no bullet names. */
+  uncounted: number
+  /** One per unnamed deferral: the near miss seen, why it did not count, what to paste. */
+  hints: DeferredHint[]
   notes: string[]
+  /** Why the deferral file is there but could not be read (the audit then fails), or null. */
+  unreadableSink: string | null
   failed: boolean
 }
 
@@ -37,7 +55,7 @@ export function sinkTails(markdown: string): string[] {
     .split(/\r?\n/)
     .map((line) => line.trimStart())
     .filter((line) => line.startsWith('- ['))
-    .map((line) => SINK_BULLET.exec(line)?.[1]?.trim() ?? line.slice(2).trim())
+    .map(sinkTailOf)
 }
 
 /** Number of deferral bullets in a PR body (ticked ones count too). */
@@ -45,7 +63,27 @@ export function countBodyBullets(body: string): number {
   return body.split(/\r?\n/).filter((line) => BODY_BULLET.test(line)).length
 }
 
+/** A Markdown task-list checkbox opening a line, ticked or not. */
+const CHECKBOX = /^[ \t]*[-*+] \[[ xX]\] /
+/** The breadcrumb make-pr writes after each deferred finding. */
+const BREADCRUMB = ' — deferred from impl-review ('
+
+/** Whitespace-insensitive form of a tail, on both sides of every comparison. */
 const squash = (text: string): string => text.replace(/\s+/g, '')
+
+/**
+ * The `<file>:<line> — <title>` tails a body bullet can name: the text between the
+ * checkbox and the last breadcrumb, with the `[<sev>, confidence <n>, <class>]` prefix
+ * (or what is left of it when the agent stripped its `[`) taken off. A deferral is named
+ * only by a tail equal to its own — never a substring of a longer path or title.
+ */
+export function bodyBulletTails(line: string): string[] {
+  if (!BODY_BULLET.test(line)) return []
+  const afterBox = line.replace(CHECKBOX, '')
+  const content = afterBox.slice(0, afterBox.lastIndexOf(BREADCRUMB)).trim()
+  const withoutPrefix = /^\[?[^\]]*\] (.*)$/.exec(content)?.[1]
+  return withoutPrefix === undefined ? [content] : [withoutPrefix, content]
+}
 
 export interface AuditInput {
   enabled: boolean
@@ -66,44 +104,117 @@ export interface AuditInput {
 export function auditDeferred(input: AuditInput): DeferredAudit {
   const tails = input.sink ? sinkTails(input.sink.markdown) : []
   const expected = Math.max(input.deferredCount, tails.length)
-  if (!input.enabled)
-    return skipped(expected, 'deferred audit disabled (audit-deferred: false)')
-  if (input.body === null)
-    return skipped(expected, 'no PR body given: deferred audit skipped')
+  if (!input.enabled) return skipped(expected, 'audit-deferred is false')
+  if (input.body === null) return skipped(expected, 'no PR body given')
   const unreadable = input.sinkUnreadable ?? null
   // No note when the file was read, or when it is there but unreadable (that fails below).
   const notes =
     input.sink || unreadable !== null
       ? []
       : [input.sinkNote ?? 'no deferral file: only counts checked']
-  const bodyBullets = countBodyBullets(input.body)
-  const body = squash(input.body)
-  const unnamedTails = tails.filter((tail) => !body.includes(squash(tail)))
-  const namedTails = tails.length - unnamedTails.length
+  const lines = input.body.split(/\r?\n/)
+  const bodyTails = lines.flatMap((line) => {
+    const candidates = bodyBulletTails(line)
+    return candidates.length > 0 ? [candidates.map(squash)] : []
+  })
+  // Each body bullet names at most one deferral: two equal deferrals need two bullets.
+  const unused = [...bodyTails]
+  const unnamed = tails.filter((tail) => {
+    const at = unused.findIndex((candidates) => candidates.includes(squash(tail)))
+    if (at < 0) return true
+    unused.splice(at, 1)
+    return false
+  })
+  const namedTails = tails.length - unnamed.length
   // Deferrals counted on receipts but absent from the sink are named by bullets alone.
   const countOnly = expected - tails.length
-  const coveredCountOnly = Math.min(Math.max(0, bodyBullets - namedTails), countOnly)
-  let named = namedTails + coveredCountOnly
+  let named = namedTails + Math.min(unused.length, countOnly)
   // The body cannot name more deferred findings than it has deferral bullets for the count.
-  if (bodyBullets < input.deferredCount) named = Math.min(named, bodyBullets)
-  const unnamed = [...unnamedTails]
-  const shortfall = expected - named - unnamedTails.length
-  if (shortfall > 0)
-    unnamed.push(
-      `${shortfall} deferred finding${shortfall === 1 ? '' : 's'} not named in the PR body`
-    )
+  if (bodyTails.length < input.deferredCount) named = Math.min(named, bodyTails.length)
+  const uncounted = Math.max(0, expected - named - unnamed.length)
+  const slug = input.sink?.path ?? null
+  const hints = [
+    ...unnamed.map((tail) => hintFor(tail, lines, input.sink, slug)),
+    ...(uncounted > 0 ? [countHint(uncounted, lines)] : [])
+  ]
   if (unreadable !== null)
-    unnamed.push(`deferral file unreadable, its bullets unknown: ${unreadable}`)
+    notes.push(`deferral file unreadable, its bullets unknown: ${unreadable}`)
   return {
     skipped: false,
     expected,
     named,
     unnamed,
+    uncounted,
+    hints,
     notes,
+    unreadableSink: unreadable,
     failed: expected - named > 0 || unreadable !== null
   }
 }
 
-function skipped(expected: number, note: string): DeferredAudit {
-  return { skipped: true, expected, named: 0, unnamed: [], notes: [note], failed: false }
+/** What to do about one unnamed sink bullet: the line that came closest, and the bullet to paste. */
+function hintFor(
+  tail: string,
+  lines: readonly string[],
+  sink: { path: string; markdown: string } | null,
+  sinkPath: string | null
+): DeferredHint {
+  const raw =
+    sink?.markdown
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .find((line) => line.startsWith('- [') && sinkTailOf(line) === tail) ?? `- ${tail}`
+  const paste = `- [ ] ${raw.slice(2)}${BREADCRUMB}\`${sinkPath ?? '.flow/review-deferred/<branch>.md'}\`)`
+  const where = tail.split(' — ')[0] ?? tail
+  const near = lines.find((line) => squash(line).includes(squash(where)))
+  return {
+    item: tail,
+    nearMiss: near ?? null,
+    why: near ? nearMissWhy(near, tail) : 'no line of the PR body names it',
+    paste
+  }
+}
+
+function countHint(missing: number, lines: readonly string[]): DeferredHint {
+  const near = lines.find(
+    (line) => /deferred from impl-review/i.test(line) && !BODY_BULLET.test(line)
+  )
+  return {
+    item: null,
+    nearMiss: near ?? null,
+    why: near
+      ? nearMissWhy(near, null)
+      : `${missing} deferred finding${missing === 1 ? '' : 's'} counted on the receipts (walkthrough.deferred) but not named by a deferral bullet`,
+    paste: `- [ ] [<severity>, confidence <n>, <classification>] <file>:<line> — <title>${BREADCRUMB}\`.flow/review-deferred/<branch>.md\`)`
+  }
+}
+
+/** Why a line that mentions a deferral does not name it. */
+function nearMissWhy(line: string, tail: string | null): string {
+  if (!CHECKBOX.test(line)) return 'it is not a checkbox bullet (- [ ] …)'
+  if (!line.includes(BREADCRUMB)) {
+    return / - deferred from impl-review \(/i.test(line) ||
+      (tail !== null && line.includes(tail.replaceAll('—', '-')))
+      ? 'it uses ASCII "-" where the bullet needs em dashes (—)'
+      : 'it lacks the " — deferred from impl-review (" marker'
+  }
+  return "its <file>:<line> — <title> differs from the deferral file's"
+}
+
+function sinkTailOf(line: string): string {
+  return SINK_BULLET.exec(line)?.[1]?.trim() ?? line.slice(2).trim()
+}
+
+function skipped(expected: number, why: string): DeferredAudit {
+  return {
+    skipped: true,
+    expected,
+    named: 0,
+    unnamed: [],
+    uncounted: 0,
+    hints: [],
+    notes: [why],
+    unreadableSink: null,
+    failed: false
+  }
 }

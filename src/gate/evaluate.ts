@@ -11,7 +11,6 @@ import {
   candidateHeads,
   loadGenerations,
   selectCurrent,
-  withReportableText,
   type Generation,
   type HistoryFile,
   type Selection,
@@ -20,10 +19,26 @@ import {
 import { inspectReceipt, type ReadableReceipt } from '../receipts/receipt.js'
 import { TYPE_TO_KIND } from '../receipts/limits.js'
 import type { FindingsContainer } from '../receipts/schema.js'
-import type { ReceiptCommit, ReceiptSource, TreeEntry } from '../source/types.js'
-import { limiter, mapLimit } from '../util/concurrency.js'
+import type {
+  ChangedFiles,
+  PrCommit,
+  ReceiptCommit,
+  ReceiptSource,
+  TreeEntry
+} from '../source/types.js'
+import { limiter } from '../util/concurrency.js'
 import { buildAnnotations } from './annotations.js'
+import {
+  codeCommits,
+  coverageOf,
+  recordedBase,
+  type Coverage,
+  type CoveringReview
+} from './coverage.js'
+import { diffMap } from './diff-map.js'
+import { placeFindings } from './placement.js'
 import { auditDeferred, deferralSinkPath } from './deferred.js'
+import { drawCount } from '../receipts/draws.js'
 import { receiptDetails, reportFindings } from './details.js'
 import {
   overallConclusion,
@@ -36,12 +51,15 @@ import { applyCaps, planReceipts, type ReceiptPlan } from './plan.js'
 import type { HeadSource, Problem, ReceiptRow, Report } from './report.js'
 import {
   bookkeepingMatcher,
+  fullObjectId,
   globMatcher,
   judgeReviewedHead,
+  notFullIdJudgement,
   shortSha,
   type BookkeepingMatcher,
   type HeadJudgement
 } from './review-head.js'
+import { VERDICTS } from '../receipts/limits.js'
 
 export interface EvaluateInput {
   source: ReceiptSource
@@ -53,6 +71,10 @@ export interface EvaluateInput {
   body: string | null | Promise<string | null>
   /** The PR's head branch (for the deferral file), or null; a promise likewise. */
   branch: string | null | Promise<string | null>
+  /** The merge base `select: changed` counts changes from, for the report (null: none). */
+  base?: string | null
+  /** `<server>/<owner>/<repo>`, for links to the head's lines in the summary (issue 25). */
+  repositoryUrl?: string | null
 }
 
 /** Where a receipt's reviewed SHA comes from, before the head rule is applied. */
@@ -82,6 +104,9 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   // (two independent round trips); a failure still surfaces where it is awaited.
   const changed = options.select.mode === 'changed' ? source.changedPaths() : null
   void changed?.catch(() => undefined)
+  const diffFiles = changedFilesOf(source)
+  // The PR's commits, for coverage, are asked for now too (the git source: one `log`).
+  const prCommits = options.coverage === 'off' ? null : prCommitsOf(source)
   // Compiled while those answers are on their way (picomatch: 2–3 ms of a cold run),
   // not after them.
   const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
@@ -96,31 +121,27 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const selected = applyCaps(
     await selectPlans(planReceipts(listing.entries), input, notes, changed)
   )
+  if (listing.entries.length === 0 && !listing.truncated)
+    notes.push(`no receipts under ${options.receiptsDir} at ${shortSha(source.head)}`)
   const [body, branch] = await Promise.all([input.body, input.branch])
   const sinkPath = branch ? deferralSinkPath(branch) : null
   const sinkRead =
     options.auditDeferred && body !== null && sinkPath
       ? source.readFile(sinkPath)
       : Promise.resolve(null)
-  // Performance (issue 7): each receipt is read and judged as soon as its own files are
-  // in, while the others are still on their way (the source still bounds how many reads
-  // are in flight, and reads each blob once; a local source still makes one batch).
-  const readPlan = blobReader(source)
   const heads = headJudge(source, isBookkeeping)
-  const [pending, sink] = await Promise.all([
-    Promise.all(
-      selected.map(async (plan) => {
-        const item = classify(plan, await readPlan(plan))
-        // Its reviewed heads are asked about now (a compare on the API), beside the
-        // reads of the receipts still on their way, not after the last of them.
-        for (const sha of reviewedHeads(item)) void heads(sha).catch(() => undefined)
-        return item
-      })
-    ),
-    sinkRead
-  ])
+  const [blobs, sink] = await Promise.all([source.readBlobs(blobsOf(selected)), sinkRead])
+  const pending = selected.map((plan) => classify(plan, blobs))
   const judge = await judgeAll(source, pending, options, isBookkeeping, heads)
-  const rows = pending.map((item) => toRow(item, judge, options))
+  const diff = await diffFiles
+  const placed = placeFindings(
+    pending.map((item) => toRow(item, judge, options)),
+    diffMap(diff),
+    diff.files === null ? diff.note : null,
+    source.head,
+    input.repositoryUrl ?? null
+  )
+  const rows = placed.rows
   for (const row of rows) problems.push(...rowProblems(row))
   const missing = options.require.filter(
     (type) => !rows.some((row) => row.type === type && row.currentness === 'current')
@@ -145,18 +166,37 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       ? `no deferral file ${sinkPath} at the head: bullets not checked, counts only`
       : 'no head branch known: deferral file not checked, counts only'
   })
-  for (const unnamed of audit.unnamed)
-    problems.push({ code: 'deferred-unnamed', path: sinkPath, message: unnamed })
+  if (audit.unreadableSink !== null)
+    problems.push({
+      code: 'deferral-unreadable',
+      path: sinkPath,
+      message: `the deferral file cannot be read, its bullets are unknown: ${audit.unreadableSink}`
+    })
+  for (const hint of audit.hints)
+    problems.push({
+      code: 'deferred-unnamed',
+      path: sinkPath,
+      message: `${hint.item ?? 'a deferred finding counted on the receipts'} is not named in the PR body: ${hint.why}`
+    })
+  const coverage =
+    options.coverage === 'off'
+      ? undefined
+      : await reviewCoverage(source, prCommits, pending, rows, isBookkeeping, notes)
+  const coverageFails = coverageFailures(options, coverage, problems)
   const annotations = buildAnnotations(rows)
   const shown = annotations.slice(0, options.maxAnnotations)
   return {
-    conclusion: overallConclusion({
-      rows: rows.map((row) => row.conclusion),
-      missingRequired: missing.length,
-      auditFailed: audit.failed,
-      incompleteListing: listing.truncated
-    }),
+    conclusion: coverageFails
+      ? 'failure'
+      : overallConclusion({
+          rows: rows.map((row) => row.conclusion),
+          missingRequired: missing.length,
+          auditFailed: audit.failed,
+          incompleteListing: listing.truncated
+        }),
     head: source.head,
+    base: input.base ?? null,
+    selected: rows.length,
     verdict: worstCurrentVerdict(rows),
     receipts: rows,
     missing,
@@ -165,17 +205,158 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       expected: audit.expected,
       named: audit.named,
       unnamed: audit.unnamed,
+      uncounted: audit.uncounted,
+      hints: audit.hints,
       skipped: audit.skipped,
       notes: audit.notes
     },
     annotations: shown,
     annotationsNotShown: annotations.length - shown.length,
     problems,
-    notes: [...notes, ...audit.notes]
+    notes: [...notes, ...audit.notes],
+    diff: placed.diff,
+    ...(coverage === undefined ? {} : { coverage })
   }
 }
 
-/** `select`: receipts changed in the PR (default), all, or globs. */
+/**
+ * Review coverage of the PR's code commits by the selected receipts' reviews (issue 25):
+ * each review's range is its recorded base..R; null when the source cannot list the PR's
+ * commits (the note says why).
+ */
+async function reviewCoverage(
+  source: ReceiptSource,
+  prCommits: ReturnType<typeof prCommitsOf> | null,
+  pending: readonly Pending[],
+  rows: readonly ReceiptRow[],
+  isBookkeeping: BookkeepingMatcher,
+  notes: string[]
+): Promise<Coverage | null> {
+  const listed = await (prCommits ?? prCommitsOf(source))
+  if (listed.commits === null || !source.commitsBetween) {
+    notes.push(
+      `coverage not computed: ${listed.commits === null ? listed.note : 'no commit ranges'}`
+    )
+    return null
+  }
+  try {
+    return await coverageOfRows(source, listed.commits, pending, rows, isBookkeeping)
+  } catch (error) {
+    notes.push(`coverage not computed: ${errorText(error)}`)
+    return null
+  }
+}
+
+/** The PR's commits, or why they are unknown (a source without them, a failed read). */
+async function prCommitsOf(
+  source: ReceiptSource
+): Promise<{ commits: PrCommit[] } | { commits: null; note: string }> {
+  if (!source.prCommits)
+    return { commits: null, note: 'this source does not list the PR commits' }
+  try {
+    return await source.prCommits()
+  } catch (error) {
+    return {
+      commits: null,
+      note: `the PR commits could not be read: ${errorText(error)}`
+    }
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+async function coverageOfRows(
+  source: ReceiptSource,
+  commits: readonly PrCommit[],
+  pending: readonly Pending[],
+  rows: readonly ReceiptRow[],
+  isBookkeeping: BookkeepingMatcher
+): Promise<Coverage> {
+  if (!source.commitsBetween) throw new Error('no commit ranges')
+  const between = source.commitsBetween.bind(source)
+  const reviews = await Promise.all(
+    rows.flatMap((row, i) => {
+      const item = pending[i]
+      if (item === undefined || row.verdict !== 'SHIP' || row.reviewedHead === null)
+        return []
+      if (row.currentness === 'unreadable' || row.currentness === 'ambiguous') return []
+      const base = reviewBase(item, row.reviewedHead)
+      const reviewed = row.reviewedHead
+      return [
+        (async (): Promise<CoveringReview> => {
+          const commits = await between(base, reviewed)
+          return {
+            receipt: row.path,
+            verdict: row.verdict,
+            commits: commits === null ? null : new Set(commits),
+            baseKnown: base !== null
+          }
+        })()
+      ]
+    })
+  )
+  return coverageOf(codeCommits(commits, isBookkeeping), reviews)
+}
+
+/** A review's recorded base: the envelope's `base` when a SHA, else its generation's `baseSha`. */
+function reviewBase(item: Pending, reviewed: string): string | null {
+  const receipt = 'receipt' in item ? item.receipt : null
+  const envelope = receipt ? recordedBase(own(receipt.data, 'base')) : null
+  if (envelope !== null || item.kind !== 'findings') return envelope
+  const tip = containersOf(item.generations).find((c) => c.headSha === reviewed)
+  return recordedBase(tip?.baseSha)
+}
+
+/** With `coverage: require`, what is not proven reviewed fails the run (an unknown too). */
+function coverageFailures(
+  options: GateOptions,
+  coverage: Coverage | null | undefined,
+  problems: Problem[]
+): boolean {
+  if (options.coverage !== 'require' || coverage === undefined) return false
+  if (coverage === null) {
+    problems.push({
+      code: 'coverage-unknown',
+      path: null,
+      message: 'coverage: require, but the review coverage could not be computed'
+    })
+    return true
+  }
+  for (const sha of coverage.unreviewed)
+    problems.push({
+      code: 'coverage-unreviewed',
+      path: null,
+      message: `code commit ${shortSha(sha)} is inside no SHIP review's range`
+    })
+  for (const sha of coverage.unknown)
+    problems.push({
+      code: 'coverage-unknown',
+      path: null,
+      message: `code commit ${shortSha(sha)} may be inside a SHIP review whose base is unknown: not proven reviewed`
+    })
+  return coverage.unreviewed.length + coverage.unknown.length > 0
+}
+
+/** The PR's changed files with patches; a source that cannot tell (or fails to) leaves them unknown. */
+async function changedFilesOf(source: ReceiptSource): Promise<ChangedFiles> {
+  if (!source.changedFiles) return { files: null, note: 'the source lists no patches' }
+  try {
+    return await source.changedFiles()
+  } catch (error) {
+    return {
+      files: null,
+      note: `the changed files could not be read: ${error instanceof Error ? error.message : String(error)}`
+    }
+  }
+}
+
+/**
+ * `select`: receipts changed in the PR (default), all, or globs, in natural order
+ * (`r-9`, `r-10`). What selected nothing is said in `notes`: a silent empty selection
+ * reads only as a missing receipt.
+ */
 async function selectPlans(
   plans: ReceiptPlan[],
   input: EvaluateInput,
@@ -183,7 +364,31 @@ async function selectPlans(
   changedPaths: ReturnType<ReceiptSource['changedPaths']> | null
 ): Promise<ReceiptPlan[]> {
   const select = input.options.select
-  if (select.mode === 'all') return plans
+  const chosen = await choosePlans(plans, input, notes, changedPaths)
+  if (select.mode === 'globs') {
+    for (const glob of select.globs) {
+      // An exclusion selects nothing by itself (`!(…)` is an extglob, not one).
+      if (glob.startsWith('!') && !glob.startsWith('!(')) continue
+      const match = globMatcher([glob])
+      if (!plans.some((plan) => match(plan.path)))
+        notes.push(`select: ${JSON.stringify(glob)} matched no receipt`)
+    }
+  }
+  if (select.mode === 'changed' && chosen.length === 0 && plans.length > 0)
+    notes.push(
+      `none of the ${plans.length} receipt${plans.length === 1 ? '' : 's'} changed since the base${input.base ? ` ${shortSha(input.base)}` : ''} (select: all checks every one)`
+    )
+  return chosen.sort((a, b) => naturalOrder(a.path, b.path))
+}
+
+async function choosePlans(
+  plans: ReceiptPlan[],
+  input: EvaluateInput,
+  notes: string[],
+  changedPaths: ReturnType<ReceiptSource['changedPaths']> | null
+): Promise<ReceiptPlan[]> {
+  const select = input.options.select
+  if (select.mode === 'all') return [...plans]
   if (select.mode === 'globs') {
     const match = globMatcher(select.globs)
     return plans.filter((plan) => match(plan.path))
@@ -191,7 +396,7 @@ async function selectPlans(
   const changed = await (changedPaths ?? input.source.changedPaths())
   if (changed.paths === null) {
     notes.push(`${changed.note}: all receipts selected`)
-    return plans
+    return [...plans]
   }
   const paths = new Set(changed.paths)
   const history = changed.paths.filter((path) => path.includes('.history/'))
@@ -202,32 +407,33 @@ async function selectPlans(
   )
 }
 
-/** Reads the blobs of one plan at a time; a blob two plans share is read once. */
-function blobReader(
-  source: ReceiptSource
-): (plan: ReceiptPlan) => Promise<Map<string, Uint8Array | string>> {
-  const reads = new Map<string, Promise<Uint8Array | string>>()
-  return async (plan) => {
-    if (plan.unreadable) return new Map()
-    const shas = [
-      ...new Set(
-        [plan.latest, ...plan.history].flatMap((entry) => (entry ? [entry.sha] : []))
-      )
-    ]
-    const fresh = shas.filter((sha) => !reads.has(sha))
-    if (fresh.length > 0) {
-      const batch = source.readBlobs(fresh)
-      for (const sha of fresh)
-        reads.set(
-          sha,
-          batch.then((blobs) => blobs.get(sha) ?? 'blob missing')
-        )
+/** Every blob the plans need, each once. */
+function blobsOf(plans: readonly ReceiptPlan[]): string[] {
+  const shas = plans.flatMap((plan) =>
+    plan.unreadable
+      ? []
+      : [plan.latest, ...plan.history].flatMap((e) => (e ? [e.sha] : []))
+  )
+  return [...new Set(shas)]
+}
+
+/** Paths with their digit runs compared as numbers (`…9, 10, 11`), else by code units. */
+export function naturalOrder(a: string, b: string): number {
+  const left = a.split(/(\d+)/)
+  const right = b.split(/(\d+)/)
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const x = left[i] as string
+    const y = right[i] as string
+    if (x === y) continue
+    // Odd parts are digit runs: shorter (without leading zeros) is smaller.
+    if (i % 2 === 1) {
+      const [nx, ny] = [x.replace(/^0+/, ''), y.replace(/^0+/, '')]
+      if (nx.length !== ny.length) return nx.length - ny.length
+      if (nx !== ny) return nx < ny ? -1 : 1
     }
-    const blobs = await Promise.all(
-      shas.map(async (sha) => reads.get(sha) ?? 'blob missing')
-    )
-    return new Map(shas.map((sha, index) => [sha, blobs[index] ?? 'blob missing']))
+    return x < y ? -1 : 1
   }
+  return left.length - right.length
 }
 
 /** Reads one receipt and decides where its reviewed SHA will come from. */
@@ -245,7 +451,7 @@ function classify(plan: ReceiptPlan, blobs: Map<string, Uint8Array | string>): P
       kind: 'findings',
       plan,
       receipt: null,
-      generations: reportableOnly(loaded.generations, null)
+      generations: loaded.generations
     }
   }
   const bytes = blobOf(plan.latest, blobs)
@@ -265,33 +471,12 @@ function classify(plan: ReceiptPlan, blobs: Map<string, Uint8Array | string>): P
       kind: 'findings',
       plan,
       receipt,
-      generations: reportableOnly(loaded.generations, receipt)
+      generations: loaded.generations
     }
   }
   const head = envelopeHead(receipt.data)
   if (head !== null) return { kind: 'envelope', plan, receipt, sha: head }
   return { kind: 'unbound', plan, receipt }
-}
-
-/**
- * The generations with the text of findings that can never be reported dropped (see
- * `withReportableText`): kept until every receipt is read, they are what the gate holds.
- */
-function reportableOnly(
-  generations: Generation[],
-  receipt: ReadableReceipt | null
-): Generation[] {
-  const containers = containersOf(generations)
-  const slim = withReportableText(containers, selectionFilter(receipt))
-  const replaced = new Map(containers.map((container, i) => [container, slim[i]]))
-  return generations.map((generation) =>
-    generation.findings
-      ? {
-          ...generation,
-          findings: replaced.get(generation.findings) ?? generation.findings
-        }
-      : generation
-  )
 }
 
 /** The receipt's own kind and backend, which selection keeps to (none for an orphan). */
@@ -346,9 +531,13 @@ function headJudge(
   return async (sha) => {
     let answer = asked.get(sha)
     if (answer === undefined) {
-      answer = limit(async () =>
-        judgeReviewedHead(sha, await source.ancestry(sha), isBookkeeping)
-      )
+      const id = fullObjectId(sha, source.head)
+      answer =
+        id === null
+          ? Promise.resolve(notFullIdJudgement(sha))
+          : limit(async () =>
+              judgeReviewedHead(id, await source.ancestry(id), isBookkeeping)
+            )
       asked.set(sha, answer)
     }
     return answer
@@ -372,20 +561,27 @@ async function judgeAll(
 ): Promise<Judged> {
   const inferred = new Map<string, { sha: string | null; reason: string | null }>()
   if (options.unboundHead === 'history') {
-    const unbound = pending.filter((item) => item.kind === 'unbound')
-    // One request for all of them where the source can (GraphQL aliases), else one each.
-    const batch = await source.receiptCommits?.(unbound.map((item) => item.plan.path))
-    const found = await mapLimit(unbound, 8, async (item) =>
-      inferFromHistory(
-        batch?.has(item.plan.path)
-          ? (batch.get(item.plan.path) ?? null)
-          : await source.receiptCommit(item.plan.path),
-        isBookkeeping
-      )
+    const unbound = pending.flatMap((item) =>
+      item.kind === 'unbound' && item.plan.latest
+        ? [{ path: item.plan.path, blob: item.plan.latest.sha }]
+        : []
     )
-    unbound.forEach((item, index) =>
-      inferred.set(item.plan.path, found[index] ?? { sha: null, reason: null })
-    )
+    // One walk of the history for every unbound receipt (SPEC §9), not one per receipt.
+    const commits =
+      unbound.length > 0
+        ? await source.receiptCommits(unbound)
+        : new Map<string, ReceiptCommit | null>()
+    // A commit's paths are judged once, however many receipts it recorded.
+    const byCommit = new Map<string, { sha: string | null; reason: string | null }>()
+    for (const { path } of unbound) {
+      const commit = commits.get(path) ?? null
+      let found = commit ? byCommit.get(commit.sha) : undefined
+      if (found === undefined) {
+        found = inferFromHistory(commit, isBookkeeping)
+        if (commit) byCommit.set(commit.sha, found)
+      }
+      inferred.set(path, found)
+    }
   }
   const shas = new Set<string>(pending.flatMap(reviewedHeads))
   for (const value of inferred.values()) if (value.sha) shas.add(value.sha)
@@ -404,6 +600,11 @@ function inferFromHistory(
 ): { sha: string | null; reason: string | null } {
   if (commit === null)
     return { sha: null, reason: 'stale: no commit that added the receipt was found' }
+  if (commit.note !== undefined)
+    return {
+      sha: null,
+      reason: `stale: cannot tell which commit the review saw (${commit.note})`
+    }
   const code = (commit.changedPaths ?? []).filter((changed) => !isBookkeeping(changed))
   if (code.length > 0) {
     return {
@@ -467,7 +668,8 @@ function baseRow(item: Pending): ReceiptRow {
     label: null,
     findings: [],
     staleFindings: [],
-    details: receipt ? receiptDetails(receipt.data) : null
+    details: receipt ? receiptDetails(receipt.data) : null,
+    draws: receipt ? drawCount(receipt.data) : null
   }
 }
 
@@ -522,9 +724,16 @@ function decideFindings(
     case 'stale': {
       // A current tip's items are the findings; a stale tip's are evidence only.
       const items = reportFindings(selection.tip)
+      const gating = tipVerdict(item, selection.tip)
+      if (typeof gating === 'object')
+        return {
+          fields: { ...orphan, currentness: 'ambiguous', headSource: 'findings' },
+          reason: `${prefix}ambiguous: ${gating.fault}`
+        }
       return {
         fields: {
           ...orphan,
+          ...(gating === undefined ? {} : { verdict: gating }),
           currentness: selection.state,
           headSource: 'findings',
           reviewedHead: selection.tip.headSha,
@@ -550,6 +759,27 @@ function decideFindings(
   }
 }
 
+/**
+ * The verdict of the selected generation when it is a history one (SPEC §3: its own
+ * verdict gates, not the latest receipt's envelope); undefined when the tip is the latest
+ * receipt's (or an orphan's, whose envelope `orphanEnvelope` reads); a fault when the
+ * generation's verdict is not one of the four.
+ */
+function tipVerdict(
+  item: Extract<Pending, { kind: 'findings' }>,
+  tip: FindingsContainer
+): string | undefined | { fault: string } {
+  const generation = item.generations.find((g) => g.findings === tip)
+  if (!item.receipt || generation === undefined || generation.source !== 'history')
+    return undefined
+  const verdict = generation.verdict
+  return typeof verdict === 'string' && (VERDICTS as readonly string[]).includes(verdict)
+    ? verdict
+    : {
+        fault: `the selected history generation ${generation.name} has no valid verdict (must be SHIP, NEEDS_WORK, MAJOR_RETHINK or NEEDS_HUMAN)`
+      }
+}
+
 /** For an orphaned history: the envelope of the selected generation (guard-checked). */
 function orphanEnvelope(
   item: Extract<Pending, { kind: 'findings' }>,
@@ -566,7 +796,8 @@ function orphanEnvelope(
   const envelope = checkEnvelope(receipt, item.plan.path)
   const fields: Partial<ReceiptRow> = {
     structured: 'valid',
-    details: receiptDetails(receipt)
+    details: receiptDetails(receipt),
+    draws: drawCount(receipt)
   }
   if (envelope.ok)
     return {
@@ -621,19 +852,31 @@ function decideUnbound(
   }
 }
 
+/**
+ * The problems of one row: what made it unreadable, ambiguous, invalid or failing, each
+ * with a code a script can branch on (the headline names the same causes).
+ */
 function rowProblems(row: ReceiptRow): Problem[] {
   if (row.currentness === 'unreadable')
     return [{ code: 'unreadable-receipt', path: row.path, message: row.reason }]
   if (row.currentness === 'ambiguous')
     return [{ code: 'ambiguous-receipt', path: row.path, message: row.reason }]
+  const problems: Problem[] = []
   if (row.structured === 'invalid') {
-    return [
-      {
-        code: 'invalid-projection',
-        path: row.path,
-        message: `structured findings ignored: ${row.structuredReasons[0] ?? 'invalid'}`
-      }
-    ]
+    problems.push({
+      code: 'invalid-projection',
+      path: row.path,
+      message: `structured findings ignored: ${row.structuredReasons[0] ?? 'invalid'}`
+    })
   }
-  return []
+  const code =
+    row.conclusion === 'success' || row.conclusion === 'neutral'
+      ? null
+      : row.verdict === 'NEEDS_HUMAN'
+        ? 'needs-human'
+        : row.currentness === 'stale'
+          ? 'stale-unresolved'
+          : 'current-not-shipping'
+  if (code !== null) problems.push({ code, path: row.path, message: row.reason })
+  return problems
 }

@@ -67,14 +67,16 @@ export function overallConclusion(parts: {
   return worst
 }
 
+// Flow-Next's own order for merging review draws: a question for a person outranks any
+// finding, since no amount of rework answers it (SPEC §7).
 const VERDICT_RANK: Record<string, number> = {
   SHIP: 0,
-  NEEDS_HUMAN: 1,
-  NEEDS_WORK: 2,
-  MAJOR_RETHINK: 3
+  NEEDS_WORK: 1,
+  MAJOR_RETHINK: 2,
+  NEEDS_HUMAN: 3
 }
 
-/** The worst verdict among current receipts (MAJOR_RETHINK > NEEDS_WORK > NEEDS_HUMAN > SHIP), or ''. */
+/** The worst verdict among current receipts (NEEDS_HUMAN > MAJOR_RETHINK > NEEDS_WORK > SHIP), or ''. */
 export function worstCurrentVerdict(
   rows: ReadonlyArray<{ currentness: Currentness; verdict: string | null }>
 ): string {

@@ -3,9 +3,12 @@
  * validated in one place. A bad value is an {@link OptionError} naming the input and
  * the allowed values.
  */
+import { TYPE_TO_KIND } from '../receipts/limits.js'
 
 export const UNBOUND_HEAD_POLICIES = ['history', 'fail', 'allow'] as const
 export const NEEDS_HUMAN_CONCLUSIONS = ['action_required', 'failure', 'neutral'] as const
+/** Review coverage of the PR's code commits (issue 25): shown, required, or not computed. */
+export const COVERAGE_MODES = ['report', 'require', 'off'] as const
 export const DEFAULT_BOOKKEEPING = [
   '.flow/**',
   '!.flow/bin/**',
@@ -15,6 +18,7 @@ export const DEFAULT_RECEIPTS_DIR = '.flow/review-receipts'
 
 export type UnboundHeadPolicy = (typeof UNBOUND_HEAD_POLICIES)[number]
 export type NeedsHumanConclusion = (typeof NEEDS_HUMAN_CONCLUSIONS)[number]
+export type CoverageMode = (typeof COVERAGE_MODES)[number]
 
 /** Which receipts the gate looks at. */
 export type Selection =
@@ -31,6 +35,7 @@ export interface GateOptions {
   needsHumanConclusion: NeedsHumanConclusion
   auditDeferred: boolean
   maxAnnotations: number
+  coverage: CoverageMode
 }
 
 /** Raw values as typed by a user (action inputs or CLI flags); undefined = default. */
@@ -43,6 +48,7 @@ export interface RawOptions {
   needsHumanConclusion?: string
   auditDeferred?: string
   maxAnnotations?: string
+  coverage?: string
 }
 
 /** A setting with a value it cannot take. `input` is the kebab-case name. */
@@ -118,6 +124,24 @@ function parseReceiptsDir(value: string | undefined): string {
   return dir.replace(/^\.\//, '')
 }
 
+/**
+ * The receipt types to require. A type no receipt can have (`impl-review`) could never
+ * be met and would fail every PR for a typo: refused, with the known types.
+ */
+function parseRequire(value: string | undefined): string[] {
+  if (value === undefined) return ['impl_review']
+  const types = parseList(value)
+  const known = Object.keys(TYPE_TO_KIND)
+  const unknown = types.find((type) => !known.includes(type))
+  if (unknown !== undefined) {
+    throw new OptionError(
+      'require',
+      `unknown receipt type ${JSON.stringify(unknown)}: the types are ${known.join(', ')}`
+    )
+  }
+  return types
+}
+
 function parseMax(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return 1000
   const n = Number(value.trim())
@@ -139,7 +163,7 @@ export function parseOptions(raw: RawOptions): GateOptions {
   return {
     receiptsDir: parseReceiptsDir(raw.receiptsDir),
     select: parseSelect(raw.select),
-    require: raw.require === undefined ? ['impl_review'] : parseList(raw.require),
+    require: parseRequire(raw.require),
     bookkeepingPaths: bookkeeping,
     unboundHead: oneOf('unbound-head', raw.unboundHead, UNBOUND_HEAD_POLICIES, 'history'),
     needsHumanConclusion: oneOf(
@@ -149,6 +173,7 @@ export function parseOptions(raw: RawOptions): GateOptions {
       'action_required'
     ),
     auditDeferred: parseBoolean('audit-deferred', raw.auditDeferred, true),
-    maxAnnotations: parseMax(raw.maxAnnotations)
+    maxAnnotations: parseMax(raw.maxAnnotations),
+    coverage: oneOf('coverage', raw.coverage, COVERAGE_MODES, 'report')
   }
 }

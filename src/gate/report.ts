@@ -2,6 +2,8 @@
  * The JSON report (SPEC §8): a stable contract that tests and users script against.
  * Keys may be added later, never renamed or removed.
  */
+import type { Coverage } from './coverage.js'
+import type { DeferredHint } from './deferred.js'
 import type { Conclusion, Currentness } from './gate.js'
 
 export type HeadSource = 'findings' | 'envelope' | 'history' | 'none'
@@ -25,6 +27,38 @@ export interface ReportFinding {
     startLine: number
     endLine: number
   } | null
+  /**
+   * Whether the anchor is on a line the PR's diff shows (GitHub shows the annotation
+   * inline only then); null when unknown (no anchor, the patch or the changed files
+   * unknown). Set on current findings (issue 25).
+   */
+  inDiff?: boolean | null
+  /** A base-side anchor: the head line its annotation is at, or null when no change removed its line. */
+  mappedTo?: { path: string; line: number } | null
+}
+
+/** A finding the summary lists by where it sits (issue 25). */
+export interface PlacedFinding {
+  receipt: string
+  id: string
+  severity: string
+  title: string
+  /** The anchor's path and first line. */
+  path: string
+  line: number
+  /** A link to the line at the head commit, when the repository is known. */
+  url: string | null
+}
+
+/** Where the current findings sit in the PR's diff. */
+export interface DiffPlacement {
+  /** Whether the changed files were known (else every `inDiff` is null). */
+  known: boolean
+  note: string | null
+  /** Annotated head-side findings outside the diff: shown only in the Checks tab. */
+  outside: PlacedFinding[]
+  /** Annotated base-side findings no change of the diff removed: not annotated. */
+  unmapped: PlacedFinding[]
 }
 
 /** Envelope facts the summary shows (SPEC §5 reading order). */
@@ -70,6 +104,8 @@ export interface ReceiptRow {
   /** Findings of a stale tip: evidence only, never annotations or approval. */
   staleFindings: ReportFinding[]
   details: ReceiptDetails | null
+  /** Reviewer draws merged into this receipt (`draws[]` of a fan-out), or null. */
+  draws?: number | null
 }
 
 export interface ReportAnnotation {
@@ -93,6 +129,13 @@ export interface Report {
   title?: string
   conclusion: Conclusion
   head: string
+  /**
+   * The merge base `select: changed` counted changes from (null: another selection, or
+   * none known). Optional only for reports made without a selection (a PR not found).
+   */
+  base?: string | null
+  /** How many receipts were selected: the rows of `receipts`. */
+  selected?: number
   /** Worst verdict among current receipts, or ''. */
   verdict: string
   receipts: ReceiptRow[]
@@ -101,7 +144,12 @@ export interface Report {
   deferred: {
     expected: number
     named: number
+    /** Tails of the deferral file's bullets the PR body does not name (identifiers). */
     unnamed: string[]
+    /** Deferrals counted on the receipts that no bullet of the body names. */
+    uncounted: number
+    /** Per unnamed deferral: the near miss seen, why it did not count, the bullet to paste. */
+    hints: DeferredHint[]
     skipped: boolean
     notes: string[]
   }
@@ -110,4 +158,11 @@ export interface Report {
   annotationsNotShown: number
   problems: Problem[]
   notes: string[]
+  /** Where the current findings sit in the PR's diff (issue 25); absent in special reports. */
+  diff?: DiffPlacement
+  /**
+   * Review coverage of the PR's code commits (issue 25): null when it could not be
+   * computed (the note says why), absent when `coverage: off` or in special reports.
+   */
+  coverage?: Coverage | null
 }

@@ -22,10 +22,11 @@ export function bookkeepingMatcher(globs: readonly string[]): BookkeepingMatcher
  * negates one pattern, which in a list would match nearly everything.)
  */
 export function globMatcher(globs: readonly string[]): (path: string) => boolean {
-  const include = globs.filter((glob) => !glob.startsWith('!'))
-  const exclude = globs
-    .filter((glob) => glob.startsWith('!'))
-    .map((glob) => glob.slice(1))
+  // `!(src)/**` is picomatch's negated extglob, a pattern of its own: only a `!` not
+  // followed by `(` marks an exclusion.
+  const excluding = (glob: string): boolean => /^!(?!\()/.test(glob)
+  const include = globs.filter((glob) => !excluding(glob))
+  const exclude = globs.filter(excluding).map((glob) => glob.slice(1))
   const yes = include.length > 0 ? picomatch(include, { dot: true }) : () => false
   const no = exclude.length > 0 ? picomatch(exclude, { dot: true }) : () => false
   return (path) => {
@@ -44,6 +45,31 @@ export interface HeadJudgement {
   reason: string
 }
 
+/**
+ * The reviewed SHA as a full object id of the head's kind (40 hex digits, 64 in SHA-256
+ * repositories), lower-cased; null for anything else. An abbreviation or a name would be
+ * resolved by git or GitHub to whatever matches — a commit brute-forced to start with it,
+ * a branch pushed under that name — so it never counts (SPEC §3).
+ */
+export function fullObjectId(reviewed: string, head: string): string | null {
+  const id = reviewed.toLowerCase()
+  return id.length === head.length && /^[0-9a-f]+$/.test(id) ? id : null
+}
+
+/** Why a reviewed SHA that is not a full object id is stale. */
+export function notFullIdJudgement(reviewed: string): HeadJudgement {
+  const shown = JSON.stringify(
+    reviewed.length > 48 ? `${reviewed.slice(0, 47)}…` : reviewed
+  )
+  const what = /^[0-9a-f]+$/i.test(reviewed)
+    ? 'is abbreviated, not a full commit id'
+    : 'is not a full commit id'
+  return {
+    current: false,
+    reason: `stale: the reviewed SHA ${shown} ${what} (never resolved as a name or prefix)`
+  }
+}
+
 /** Applies the rule to what the source found out about `reviewed`. */
 export function judgeReviewedHead(
   reviewed: string,
@@ -57,7 +83,12 @@ export function judgeReviewedHead(
     case 'unknown-commit':
       return {
         current: false,
-        reason: `stale: the reviewed head ${at} is not a commit of this repository`
+        reason: `stale: the reviewed head ${at} is not a commit of this repository${ancestry.note ? ` (${ancestry.note})` : ''}`
+      }
+    case 'not-a-commit':
+      return {
+        current: false,
+        reason: `stale: the reviewed head ${at} names an object that is not a commit`
       }
     case 'not-ancestor':
       return {

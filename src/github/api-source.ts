@@ -49,6 +49,9 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
   const base = { owner, repo }
   // One limit for every readBlobs call (the gate asks receipt by receipt, issue 7).
   const limit = limiter(BLOB_CONCURRENCY)
+  // The PR's files list, read once for the selection and the diff map alike.
+  let files: Promise<FilesList> | undefined
+  const filesList = async (): Promise<FilesList> => (files ??= readFilesList(options))
   return {
     head,
     listTree: async (dir) => listTree(octokit, base, head, dir),
@@ -77,25 +80,64 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
       }
     },
     async changedPaths() {
-      // Performance (issue 7): the first page is asked for beside the PR read, whose
-      // file count decides whether the list is used at all (one page is the cost of
-      // that guess on a PR over the cap).
-      const firstPage = octokit.rest.pulls.listFiles(
-        filesPageParams(base, options.pullNumber)
-      )
-      firstPage.catch(() => undefined) // awaited below, unless the count says otherwise
-      const changedFiles = await options.changedFiles
-      if (changedFiles > PR_FILES_CAP) {
-        return {
-          paths: null,
-          note: `the PR changes ${changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
-        }
+      const listed = await filesList()
+      return listed.files === null
+        ? { paths: null, note: listed.note }
+        : { paths: touchedPaths(listed.files) }
+    },
+    async changedFiles() {
+      const listed = await filesList()
+      if (listed.files === null) return listed
+      // GitHub leaves `patch` out of a large or binary file's entry: unknown, not empty.
+      return {
+        files: listed.files.map((file) => ({
+          path: file.filename,
+          ...(file.status === 'renamed' && file.previous_filename
+            ? { previousPath: file.previous_filename }
+            : {}),
+          patch: typeof file.patch === 'string' ? file.patch : null
+        }))
       }
-      return { paths: touchedPaths(await octokit.pagesFrom(await firstPage)) }
     },
     ancestry: async (reviewed) => ancestry(octokit, base, reviewed, head),
-    receiptCommit: async (path) => receiptCommit(octokit, base, head, path)
+    async receiptCommits(receipts) {
+      const limit = limiter(BLOB_CONCURRENCY)
+      const found = await Promise.all(
+        receipts.map(async ({ path }) =>
+          limit(async () => receiptCommit(octokit, base, head, path))
+        )
+      )
+      return new Map(receipts.map(({ path }, i) => [path, found[i] ?? null]))
+    }
   }
+}
+
+type ListedFile = {
+  filename: string
+  previous_filename?: string
+  status?: string
+  patch?: string | null
+}
+type FilesList = { files: ListedFile[] } | { files: null; note: string }
+
+async function readFilesList(options: ApiSourceOptions): Promise<FilesList> {
+  const { octokit, owner, repo } = options
+  // Performance (issue 7): the first page is asked for beside the PR read, whose
+  // file count decides whether the list is used at all (one page is the cost of
+  // that guess on a PR over the cap). The light entry may have started it
+  // (src/action/prefetch.ts): the same builder.
+  const firstPage = octokit.rest.pulls.listFiles(
+    filesPageParams({ owner, repo }, options.pullNumber)
+  )
+  firstPage.catch(() => undefined) // awaited below, unless the count says otherwise
+  const changedFiles = await options.changedFiles
+  if (changedFiles > PR_FILES_CAP) {
+    return {
+      files: null,
+      note: `the PR changes ${changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
+    }
+  }
+  return { files: await octokit.pagesFrom(await firstPage) }
 }
 
 type RawTree = { tree: unknown; truncated?: unknown }
@@ -201,7 +243,8 @@ export async function readBlob(
   }
 }
 
-const SHA_LIKE = /^[0-9a-f]{7,64}$/i
+/** A full object id: the only form of a reviewed SHA that goes into a URL. */
+const FULL_ID = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/
 
 /** The paths a files list touches: a rename both (moving a receipt in or out of the folder changes it). */
 function touchedPaths(
@@ -224,15 +267,18 @@ export async function ancestry(
   reviewed: string,
   head: string
 ): Promise<Ancestry> {
-  // Receipt text is hostile: only a hex SHA goes into the URL.
-  if (!SHA_LIKE.test(reviewed)) return { kind: 'unknown-commit' }
-  if (reviewed.toLowerCase() === head.toLowerCase()) return { kind: 'identical' }
+  // Receipt text is hostile: only a full object id goes into the URL (the gate checked).
+  if (!FULL_ID.test(reviewed)) return { kind: 'unknown-commit' }
+  if (reviewed === head.toLowerCase()) return { kind: 'identical' }
   try {
     const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
       ...base,
       basehead: `${reviewed}...${head}`,
       per_page: 1
     })
+    // GitHub resolves a basehead as a ref first where one has that name: the comparison
+    // counts only when its base is the reviewed commit itself.
+    if (data.base_commit.sha.toLowerCase() !== reviewed) return { kind: 'unknown-commit' }
     if (data.status === 'identical') return { kind: 'identical' }
     if (data.status !== 'ahead') return { kind: 'not-ancestor' }
     const files = data.files ?? []

@@ -1,4 +1,7 @@
-/** The parameters of reads asked for by more than one path of the API source. */
+/**
+ * The parameters of two reads of the API source: the first page of the PR's files list,
+ * and the receipts folder's tree asked for by name.
+ */
 
 type Repo = { owner: string; repo: string }
 

@@ -5,9 +5,7 @@
  * Every other envelope key is allowed.
  */
 import { isJsonObject, own, type JsonValue } from './json.js'
-import { plainEnvelope } from './plain.js'
-import type { Verdict } from './schema.js'
-import { receiptSchemas } from './schema-source.js'
+import { EnvelopeSchema, type Verdict } from './schema.js'
 
 /** What the envelope says, once it passed the guard. */
 export interface Envelope {
@@ -44,25 +42,21 @@ export function typeAndIdFromName(path: string): { type: string; id: string } | 
 export function checkEnvelope(value: JsonValue, path: string): EnvelopeCheck {
   if (!isJsonObject(value))
     return { ok: false, reason: 'expected a JSON object at the top level' }
-  const fields = {
+  const parsed = EnvelopeSchema.safeParse({
     type: own(value, 'type'),
     id: own(value, 'id'),
     verdict: own(value, 'verdict')
-  }
-  let data = plainEnvelope(fields)
-  if (data === undefined) {
-    const parsed = receiptSchemas().EnvelopeSchema.safeParse(fields)
-    if (!parsed.success) {
-      const typeOrId = parsed.error.issues.some((issue) => issue.path[0] !== 'verdict')
-      return {
-        ok: false,
-        reason: typeOrId
-          ? 'missing type/id (both must be non-empty strings)'
-          : `missing or invalid verdict (must be SHIP, NEEDS_WORK, MAJOR_RETHINK or NEEDS_HUMAN)`
-      }
+  })
+  if (!parsed.success) {
+    const typeOrId = parsed.error.issues.some((issue) => issue.path[0] !== 'verdict')
+    return {
+      ok: false,
+      reason: typeOrId
+        ? 'missing type/id (both must be non-empty strings)'
+        : `missing or invalid verdict (must be SHIP, NEEDS_WORK, MAJOR_RETHINK or NEEDS_HUMAN)`
     }
-    data = parsed.data
   }
+  const data = parsed.data
   const expected = typeAndIdFromName(path)
   if (expected && data.type !== expected.type) {
     return {

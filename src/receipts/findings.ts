@@ -4,16 +4,19 @@
  * (6652) and `validate_review_receipt_criteria` (6757). Each function returns reasons;
  * "valid" means there are none, and agrees with flowctl's boolean.
  */
-import { validContainerBytes } from './compact-bytes.js'
+import type { z } from 'zod'
 import { isJsonObject, own, type JsonObject, type JsonValue } from './json.js'
 import { historyFileName, lineageId } from './identity.js'
-import type { $ZodError } from 'zod/v4/core'
 import { reasonsFromZod } from './issues.js'
-import { plainContainer, plainCriteria } from './plain.js'
-import { LIMITS, TYPE_TO_KIND } from './limits.js'
-import type { Criterion, FindingsContainer } from './schema.js'
-import { receiptSchemas } from './schema-source.js'
-import { hasLoneSurrogate } from './text.js'
+import {
+  CriteriaSchema,
+  FindingsContainerSchema,
+  LIMITS,
+  TYPE_TO_KIND,
+  type Criterion,
+  type FindingsContainer
+} from './schema.js'
+import { hasLoneSurrogate, utf8Length } from './text.js'
 
 /** A validation answer: the typed value, or the reasons it is refused. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; reasons: string[] }
@@ -24,40 +27,20 @@ export function checkContainer(
   prefix = 'findings'
 ): Checked<FindingsContainer> {
   if (!isJsonObject(value)) return refuse(`${prefix}: must be an object`)
-  const plain = plainContainer(value)
-  const parsed = plainOrSchema(
-    plain?.value,
-    () => receiptSchemas().FindingsContainerSchema,
-    value,
-    prefix
-  )
+  const parsed = parse(FindingsContainerSchema, value, prefix)
   if (!parsed.ok) return parsed
   const container = parsed.value
   const reasons = [...roundRules(container, prefix), ...itemRules(container, prefix)]
-  // Last: the count relies on what the other rules hold (compact-bytes.ts).
-  if (reasons.length === 0) reasons.push(...byteBound(container, plain?.prose, prefix))
+  // Last, as in flowctl: only an otherwise valid container is measured.
+  if (reasons.length === 0) reasons.push(...byteBound(container, prefix))
   return reasons.length === 0
     ? { ok: true, value: container }
     : { ok: false, reasons: reasons.slice(0, 5) }
 }
 
-/**
- * The plain check's value (`plain.ts`) when it took `value`; else the schema decides,
- * built only then, and gives its value or its reasons.
- */
-function plainOrSchema<T>(
-  plain: T | undefined,
-  schema: () => {
-    safeParse(
-      value: unknown,
-      params: { reportInput: boolean }
-    ): { success: true; data: T } | { success: false; error: $ZodError }
-  },
-  value: JsonValue,
-  prefix: string
-): Checked<T> {
-  if (plain !== undefined) return { ok: true, value: plain }
-  const parsed = schema().safeParse(value, { reportInput: true })
+/** The schema's value for `value`, or its reasons under `prefix`. */
+function parse<T>(schema: z.ZodType<T>, value: JsonValue, prefix: string): Checked<T> {
+  const parsed = schema.safeParse(value, { reportInput: true })
   return parsed.success
     ? { ok: true, value: parsed.data }
     : { ok: false, reasons: reasonsFromZod(prefix, parsed.error) }
@@ -131,16 +114,24 @@ function itemRules(container: FindingsContainer, prefix: string): string[] {
   return reasons
 }
 
-/** The 256 KiB bound on compact, sorted-key UTF-8 JSON (key order does not change the length). */
-function byteBound(
-  container: FindingsContainer,
-  prose: number | undefined,
-  prefix: string
-): string[] {
-  const bytes = validContainerBytes(container, prose)
-  if (bytes === null) {
+/**
+ * The 256 KiB bound on the container's compact JSON in UTF-8, as flowctl measures it
+ * (`json.dumps(container, ensure_ascii=False, separators=(",", ":"), sort_keys=True)`).
+ * `JSON.stringify` writes the same text but for the key order, which does not change
+ * the length: both escape only `"`, `\` and control characters, and a valid container
+ * holds no number but safe integers. A string with an unpaired surrogate cannot be
+ * encoded by flowctl at all (`JSON.stringify` would escape it): the container is invalid.
+ */
+function byteBound(container: FindingsContainer, prefix: string): string[] {
+  let encodable = true
+  const text = JSON.stringify(container, (_key, value: unknown) => {
+    if (typeof value === 'string' && hasLoneSurrogate(value)) encodable = false
+    return value
+  })
+  if (!encodable) {
     return [`${prefix}: holds an unpaired surrogate (flowctl cannot encode it as UTF-8)`]
   }
+  const bytes = utf8Length(text)
   return bytes > LIMITS.containerBytes
     ? [
         `${prefix}: is ${bytes} bytes as compact JSON, over the ${LIMITS.containerBytes}-byte bound`
@@ -183,12 +174,7 @@ export function checkCriteria(receipt: JsonObject): Checked<Criterion[] | null> 
   if (own(receipt, 'type') !== 'completion_review') {
     return refuse('criteria: only a completion_review receipt may carry criteria')
   }
-  const parsed = plainOrSchema(
-    plainCriteria(criteria),
-    () => receiptSchemas().CriteriaSchema,
-    criteria,
-    'criteria'
-  )
+  const parsed = parse(CriteriaSchema, criteria, 'criteria')
   if (!parsed.ok) return parsed
   const list = parsed.value
   const seen = new Set<string>()

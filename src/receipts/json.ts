@@ -77,63 +77,13 @@ export function parseJsonText(text: string): JsonRead {
       reason: 'starts with a UTF-8 byte order mark (flowctl cannot read it)'
     }
   }
-  const fast = parseCommonJson(text)
-  return fast !== undefined ? { ok: true, value: fast } : parseJsonTokens(text)
-}
-
-/** The token-by-token reader alone: every value, every reason (no BOM check). */
-export function parseJsonTokens(text: string): JsonRead {
   try {
-    const parser = new Parser(text)
-    return { ok: true, value: parser.document() }
+    return { ok: true, value: new Parser(text).document() }
   } catch (error) {
     if (error instanceof JsonSyntaxError) return { ok: false, reason: error.message }
     // A RangeError here would be a parser bug; it must still not crash the run.
     return { ok: false, reason: `unreadable JSON (${String(error)})` }
   }
-}
-
-/**
- * The fast path (issue 7): `JSON.parse` is native and reads a receipt in a fraction of
- * the parser's time on a cold start. It gives the same value as {@link Parser} for valid
- * JSON whose number tokens are all short integers and whose nesting is within bounds;
- * anything else (invalid text, a float or a long integer token, deep nesting) returns
- * undefined, and the parser reads it, with its exact reasons and number kinds.
- * `__tests__/receipts/perf-equivalence.test.ts` holds the two equal.
- */
-function parseCommonJson(text: string): JsonValue | undefined {
-  // Every number token outside strings follows `:`, `,` or `[` (a number alone is the
-  // whole document): one native scan finds any with a fraction, an exponent or 16 digits
-  // or more — the parser's to read (JsonFloat, JsonBigInt, Python's digit limit). Prose
-  // like "x: 1.5" inside a string also matches; that text just takes the parser's path.
-  if (RISKY_NUMBER.test(text)) return undefined
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    return undefined
-  }
-  if (typeof parsed === 'number') return undefined
-  return withoutPrototypes(parsed, 0) ? (parsed as JsonValue) : undefined
-}
-
-const RISKY_NUMBER = /[:,[]\s*-?[0-9](?:[0-9]*[.eE]|[0-9]{15})/
-
-/**
- * Gives every object of `JSON.parse`'s value a null prototype, in place (a copy costs
- * three times as much); false when nested deeper than the parser reads.
- */
-function withoutPrototypes(value: unknown, depth: number): boolean {
-  if (typeof value !== 'object' || value === null) return true
-  if (depth >= MAX_JSON_DEPTH) return false
-  if (Array.isArray(value)) {
-    for (const item of value) if (!withoutPrototypes(item, depth + 1)) return false
-    return true
-  }
-  Object.setPrototypeOf(value, null)
-  const object = value as Record<string, unknown>
-  for (const key in object) if (!withoutPrototypes(object[key], depth + 1)) return false
-  return true
 }
 
 class JsonSyntaxError extends Error {}

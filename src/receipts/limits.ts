@@ -1,4 +1,4 @@
-/** Enumerations, bounds, patterns and the closed objects' keys of receipts, as flowctl defines them (`flowctl.py:5107-5134`). */
+/** Enumerations, bounds and patterns of receipts, as flowctl defines them (`flowctl.py:5107-5134`). */
 export const VERDICTS = ['SHIP', 'NEEDS_WORK', 'MAJOR_RETHINK', 'NEEDS_HUMAN'] as const
 export const SEVERITIES = ['P0', 'P1', 'P2', 'P3'] as const
 export const CONFIDENCES = [0, 25, 50, 75, 100] as const
@@ -21,60 +21,13 @@ export const LIMITS = {
   criteriaNote: 400
 } as const
 
-// Patterns of flowctl's string fields (the schemas and the plain checks share them).
+// Patterns of flowctl's string fields.
 /** `[0-9a-f]{7,64}`: lowercase hex only, as flowctl stores it. */
 export const BLOB_OID = /^[0-9a-f]{7,64}$/
 /** Python's `R\d+` with `re.fullmatch`: `\d` is any Unicode decimal digit. */
 export const RID = /^R\p{Nd}+$/u
 /** `G[1-9][0-9]*`: ASCII digits only, unlike the R-ID rule. */
 export const CRITERION_ID = /^G[1-9][0-9]*$/
-
-// The keys of each closed object, in the order of its shape in schema.ts, required ones
-// first: plain.ts builds values in this order and checks keys against it, compact-bytes.ts
-// counts the members every item has.
-export const CONTAINER_KEYS = [
-  'schemaVersion',
-  'sourceReceiptId',
-  'reviewKind',
-  'backend',
-  'round',
-  'headSha',
-  'items',
-  'baseSha',
-  'supersedesReceiptId'
-] as const
-export const ITEM_KEYS = [
-  'id',
-  'ordinal',
-  'severity',
-  'confidence',
-  'classification',
-  'status',
-  'title',
-  'body',
-  'rIds',
-  'firstSeenReceiptId',
-  'lastSeenReceiptId',
-  'suggestion',
-  'priorFindingId',
-  'anchor'
-] as const
-/** The keys every item has: all but the last three (suggestion, priorFindingId, anchor). */
-export const ITEM_REQUIRED = ITEM_KEYS.length - 3
-export const ANCHOR_KEYS = [
-  'path',
-  'side',
-  'startLine',
-  'baseSha',
-  'headSha',
-  'originalPath',
-  'endLine',
-  'blobOid'
-] as const
-/** The keys every anchor has: all but the last three (originalPath, endLine, blobOid). */
-export const ANCHOR_REQUIRED = ANCHOR_KEYS.length - 3
-
-export const CRITERION_KEYS = ['id', 'status', 'note'] as const
 
 /** Receipt `type` → findings `reviewKind` (`_REVIEW_TYPE_TO_FINDINGS_KIND`). */
 export const TYPE_TO_KIND: Readonly<Record<string, ReviewKind>> = Object.freeze(

@@ -35,6 +35,11 @@ export interface Generation {
    * the parsed history files of every receipt stayed in memory until the gate ended).
    */
   receipt: JsonObject | null
+  /**
+   * The generation's own envelope verdict, as written (kept when `receipt` is not): when
+   * selection picks a history generation, its verdict gates, not the latest's (SPEC §3).
+   */
+  verdict: JsonValue | undefined
   findings: FindingsContainer | null
 }
 
@@ -67,6 +72,7 @@ export function loadGenerations(
         source: 'history',
         name: file.name,
         receipt: latest ? null : loaded.receipt,
+        verdict: own(loaded.receipt, 'verdict'),
         findings: loaded.findings
       })
     } else if (latest === null) {
@@ -81,6 +87,7 @@ export function loadGenerations(
       source: 'latest',
       name: latest.name,
       receipt: latest.receipt,
+      verdict: own(latest.receipt, 'verdict'),
       findings: latest.findings
     })
   return generations.length > 0
@@ -204,37 +211,6 @@ function unsuperseded(containers: readonly FindingsContainer[]): FindingsContain
     if (container.supersedesReceiptId != null)
       superseded.add(container.supersedesReceiptId)
   return containers.filter((c) => !superseded.has(c.sourceReceiptId))
-}
-
-/**
- * The containers as `selectCurrent(containers, …, filter)` needs them: the ones it may
- * choose as the tip unchanged (the same objects), every other one with its items'
- * text (title, body, suggestion) dropped. Only a tip's findings are ever reported;
- * the chain walk behind it reads the others' ids and lineage only.
- *
- * Performance (issue 7): the gate holds every receipt's generations until the last
- * receipt is read, and each generation holds a copy of every finding's text: on a
- * 2-core runner that was a megabyte a 10-receipt pull request for each scavenge to
- * copy, then promoted, then a full collection.
- */
-export function withReportableText(
-  containers: readonly FindingsContainer[],
-  filter: SelectionFilter = {}
-): FindingsContainer[] {
-  const tips = new Set(unsuperseded(inScope(containers, filter)))
-  return containers.map((container) =>
-    tips.has(container)
-      ? container
-      : {
-          ...container,
-          items: container.items.map((item) => ({
-            ...item,
-            title: '',
-            body: '',
-            suggestion: null
-          }))
-        }
-  )
 }
 
 function parentFault(

@@ -6,7 +6,7 @@
  * text goes through the escapers of `markdown-escape.ts`.
  */
 import type { Conclusion } from '../gate/gate.js'
-import type { ReceiptRow, Report, ReportFinding } from '../gate/report.js'
+import type { PlacedFinding, ReceiptRow, Report, ReportFinding } from '../gate/report.js'
 import { shortSha } from '../gate/review-head.js'
 import { htmlText, mdCode, mdFence, mdInline } from './markdown-escape.js'
 
@@ -20,9 +20,14 @@ const ICON: Record<Conclusion, string> = {
   action_required: '🟠'
 }
 
-/** One line: what a reader needs first, e.g. `NEEDS_WORK — 2 introduced findings open (1 P1)`. */
+/**
+ * One line: what made the conclusion, e.g. `NEEDS_WORK — 2 introduced findings open (1 P1)`
+ * or `40 stale receipts ended unresolved (NEEDS_WORK)`; a passing run names its verdict.
+ */
 export function renderTitle(report: Report): string {
   if (report.title !== undefined) return report.title
+  if (report.receipts.length === 0 && report.missing.length === 0)
+    return 'No review receipts selected'
   const open = introducedOpen(report)
   const severe = ['P0', 'P1']
     .map(
@@ -34,23 +39,57 @@ export function renderTitle(report: Report): string {
   const findings =
     open.length === 0
       ? 'no introduced findings open'
-      : `${open.length} introduced finding${open.length === 1 ? '' : 's'} open${severe.length ? ` (${severe.join(', ')})` : ''}`
-  const head =
-    report.missing.length > 0
-      ? `No current ${report.missing.join(', ')}`
-      : report.verdict || 'No current receipt'
-  const extras: string[] = []
+      : `${plural(open.length, 'introduced finding')} open${severe.length ? ` (${severe.join(', ')})` : ''}`
+  // The current verdict (with the open findings) comes first when it fails the run or
+  // findings are open — before the cut at 250 characters — and is the whole line when
+  // nothing else failed.
+  const lead = report.verdict
+    ? `${report.verdict} — ${findings}`
+    : open.length > 0
+      ? findings
+      : null
+  const verdictFails = report.verdict !== '' && report.verdict !== 'SHIP'
+  const causes = [
+    ...(report.missing.length > 0 ? [`No current ${report.missing.join(', ')}`] : []),
+    ...(lead !== null && (verdictFails || open.length > 0) ? [lead] : []),
+    ...failureCauses(report)
+  ]
+  if (causes.length === 0) causes.push(lead ?? `No current receipt — ${findings}`)
+  return causes.join(' — ').slice(0, 250)
+}
+
+/** What failed the run besides the current verdict and the missing types, in words. */
+function failureCauses(report: Report): string[] {
+  const causes: string[] = []
+  const stale = report.receipts.filter(
+    (row) => row.currentness === 'stale' && row.conclusion === 'failure'
+  )
+  if (stale.length > 0) {
+    const verdicts = [...new Set(stale.map((row) => row.verdict ?? 'no verdict'))]
+    causes.push(
+      `${plural(stale.length, 'stale receipt')} ended unresolved (${verdicts.join(', ')})`
+    )
+  }
   const unknown = report.receipts.filter(
     (r) => r.currentness === 'unreadable' || r.currentness === 'ambiguous'
   ).length
-  if (unknown > 0) extras.push(`${unknown} unreadable or ambiguous`)
+  if (unknown > 0) causes.push(`${unknown} unreadable or ambiguous`)
   if (report.problems.some((p) => p.code === 'truncated-tree'))
-    extras.push('receipts folder listed incompletely')
-  if (report.deferred.unnamed.length > 0)
-    extras.push('deferred findings not named in the PR body')
-  if (report.receipts.length === 0 && report.missing.length === 0)
-    return 'No review receipts selected'
-  return [head, findings, ...extras].join(' — ').slice(0, 250)
+    causes.push('receipts folder listed incompletely')
+  if (report.deferred.hints.length > 0)
+    causes.push('deferred findings not named in the PR body')
+  if (report.problems.some((p) => p.code.startsWith('coverage-')))
+    causes.push('code commits not proven reviewed')
+  return causes
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
+/** The deferred audit's line when it was skipped: its note says why, once. */
+export function auditSkipped(notes: readonly string[]): string {
+  return `skipped (${notes.join('; ')})`
 }
 
 /** Current findings that are introduced and still open (open or not_fixed). */
@@ -217,6 +256,8 @@ function summaryBlocks(report: Report): Array<Block | LaterBlock> {
     ...headerBlocks(report),
     ...verdictBlocks(report),
     ...introducedBlocks(report),
+    ...placementBlocks(report),
+    ...coverageBlocks(report),
     ...suppressedDeferredBlocks(report),
     ...validationBlocks(report),
     ...anchorBlocks(report),
@@ -234,7 +275,7 @@ function headerBlocks(report: Report): Block[] {
     '',
     `**${mdInline(renderTitle(report))}**`,
     '',
-    `Head ${mdCode(shortSha(report.head))} · ${report.receipts.length} receipt${report.receipts.length === 1 ? '' : 's'} selected · required: ${required}`
+    `Head ${mdCode(shortSha(report.head))}${report.base ? ` · changed since ${mdCode(shortSha(report.base))}` : ''} · ${report.receipts.length} receipt${report.receipts.length === 1 ? '' : 's'} selected · required: ${required}`
   ]
   for (const note of report.notes) lines.push('', `> ${mdInline(note)}`)
   return [{ text: lines.join('\n'), priority: 3 }]
@@ -247,7 +288,13 @@ function verdictBlocks(report: Report): Block[] {
   else {
     const rows = report.receipts.map(
       (row) =>
-        `| ${mdCode(row.path)} | ${cell(row.type)} | ${cell(row.mode)} | ${cell(row.verdict)} | ${currentnessCell(row)} | ${ICON[row.conclusion]} ${row.conclusion} |`
+        `| ${mdCode(row.path)} | ${cell(row.type)} | ${cell(row.mode)} | ${cell(row.verdict)}${drawsLabel(
+          row.draws
+        )
+          .map((d) => ` (${d})`)
+          .join(
+            ''
+          )} | ${currentnessCell(row)} | ${ICON[row.conclusion]} ${row.conclusion} |`
     )
     out.push({
       text: [
@@ -265,6 +312,11 @@ function verdictBlocks(report: Report): Block[] {
     })
   }
   return out
+}
+
+/** "3 draws" for a fan-out receipt's row; nothing for a single review. */
+export function drawsLabel(draws: number | null | undefined): string[] {
+  return draws ? [`${draws} draw${draws === 1 ? '' : 's'}`] : []
 }
 
 function cell(value: string | null): string {
@@ -360,6 +412,65 @@ function introducedBlocks(report: Report): Array<Block | LaterBlock> {
   return [head, ...findingBlocks(introduced, true), ...notShown]
 }
 
+/**
+ * Findings whose annotation a reader of the PR's diff does not see (issue 25): outside
+ * the diff (only in the Checks tab) with a link to the head's line, and base-side ones
+ * no change of the diff removed (not annotated at all).
+ */
+function placementBlocks(report: Report): Block[] {
+  const out: Block[] = []
+  const diff = report.diff
+  if (diff === undefined) return out
+  if (diff.outside.length)
+    out.push(
+      { text: '\n### Outside the diff — shown only in the Checks tab\n', priority: 2 },
+      ...diff.outside.map((entry) => ({ text: placedLine(entry), priority: 2 }))
+    )
+  if (diff.unmapped.length)
+    out.push(
+      {
+        text: '\n### Base-side, not mapped — no change of the diff removed these lines; not annotated\n',
+        priority: 2
+      },
+      ...diff.unmapped.map((entry) => ({
+        text: `${placedLine(entry)} (base side)`,
+        priority: 2
+      }))
+    )
+  return out
+}
+
+/** Review coverage of the PR's code commits (issue 25): what no SHIP review's range holds. */
+function coverageBlocks(report: Report): Block[] {
+  const coverage = report.coverage
+  if (!coverage) return []
+  const head = `\n### Review coverage\n\n${coverage.reviewed} of ${coverage.commits} code commit${coverage.commits === 1 ? '' : 's'} inside a SHIP review's range (its recorded base..reviewed head).`
+  const lines = coverage.list
+    .filter((c) => c.state !== 'reviewed')
+    .map((c) =>
+      c.state === 'unreviewed'
+        ? `- ${mdCode(shortSha(c.sha))} — unreviewed: inside no SHIP review's range`
+        : `- ${mdCode(shortSha(c.sha))} — unknown: under ${c.receipts.map((r) => mdCode(r.slice(r.lastIndexOf('/') + 1))).join(', ')}, whose base is unknown`
+    )
+  return [
+    { text: [head, ...(lines.length ? [''] : []), ...lines].join('\n'), priority: 2 }
+  ]
+}
+
+function placedLine(entry: PlacedFinding): string {
+  const at = `${entry.path}:${entry.line}`
+  const where = entry.url ? `[${mdInline(at)}](${linkTarget(entry.url)})` : mdCode(at)
+  return `- ${where} — **${mdInline(entry.severity)}** ${mdInline(entry.title)} · ${mdCode(entry.receipt.slice(entry.receipt.lastIndexOf('/') + 1))}`
+}
+
+/** A link target that cannot close the link early or break its line. */
+function linkTarget(url: string): string {
+  return url.replace(
+    /[()<>\s\\]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`
+  )
+}
+
 function suppressedDeferredBlocks(report: Report): Block[] {
   const lines: string[] = []
   for (const row of report.receipts) {
@@ -375,13 +486,19 @@ function suppressedDeferredBlocks(report: Report): Block[] {
       )
   }
   const d = report.deferred
-  if (d.skipped)
-    lines.push(`- Deferred audit: skipped (${d.notes.map(mdInline).join('; ')})`)
+  if (d.skipped) lines.push(`- Deferred audit: ${mdInline(auditSkipped(d.notes))}`)
   else {
     lines.push(
-      `- Deferred audit: ${d.unnamed.length === 0 ? '✅' : '❌'} the PR body names ${d.named} of ${d.expected} deferred finding${d.expected === 1 ? '' : 's'}`
+      `- Deferred audit: ${d.hints.length === 0 ? '✅' : '❌'} the PR body names ${d.named} of ${d.expected} deferred finding${d.expected === 1 ? '' : 's'}`
     )
-    for (const unnamed of d.unnamed) lines.push(`  - not named: ${mdInline(unnamed)}`)
+    for (const hint of d.hints) {
+      lines.push(
+        `  - not named: ${mdInline(hint.item ?? 'a deferred finding counted on the receipts')} — ${mdInline(hint.why)}`
+      )
+      if (hint.nearMiss !== null)
+        lines.push(`    - near miss: ${mdInline(hint.nearMiss.trim())}`)
+      lines.push(`    - paste: ${mdCode(hint.paste)}`)
+    }
     for (const note of d.notes) lines.push(`  - ${mdInline(note)}`)
   }
   return [

@@ -1,12 +1,20 @@
 /**
- * The terminal report: one line per receipt, then its findings grouped by severity.
- * Colours only on a TTY; receipt text is made terminal-safe.
+ * The terminal report: the headline, what was selected, one entry per receipt with its
+ * findings grouped by severity, then a one-line summary that says what to do. Lines fit
+ * the terminal's width (wrapped lines indented under their entry), so a long run's
+ * verdict does not scroll away in rows wrapped at column 0. Colours only on a TTY;
+ * receipt text is made terminal-safe.
  */
 import type { Conclusion } from '../gate/gate.js'
 import type { Report, ReportFinding } from '../gate/report.js'
 import { shortSha } from '../gate/review-head.js'
 import { terminalLine } from './safe-text.js'
-import { renderTitle } from './summary.js'
+import { auditSkipped, drawsLabel, renderTitle } from './summary.js'
+
+/** The width used when the output is not a terminal (a pipe, a file, a CI log). */
+export const DEFAULT_WIDTH = 100
+/** Narrower terminals still get this many columns: words are not cut into crumbs. */
+const MIN_WIDTH = 40
 
 const MARK: Record<Conclusion, string> = {
   success: '✓',
@@ -21,44 +29,177 @@ const COLOUR: Record<Conclusion, number> = {
   action_required: 33
 }
 
-/** Renders the report for a terminal. */
-export function renderText(report: Report, color: boolean): string {
+/** Renders the report for a terminal `width` columns wide. */
+export function renderText(
+  report: Report,
+  color: boolean,
+  width: number = DEFAULT_WIDTH
+): string {
+  const cols = Math.max(MIN_WIDTH, Math.floor(width) || DEFAULT_WIDTH)
   const paint = (code: number, text: string): string =>
     color ? `\u001b[${code}m${text}\u001b[0m` : text
   const out: string[] = []
+  /** `mark` (painted, one column) then `text` wrapped, later lines `indent` columns in. */
+  const entry = (lead: string, mark: string, text: string, indent: number): void => {
+    // The mark is one column and a space (its colour codes take none).
+    const visible = lead.length + (mark ? 2 : 0)
+    const lines = wrap(text, cols - visible, cols - indent)
+    out.push(`${lead}${mark ? `${mark} ` : ''}${lines[0] ?? ''}`)
+    for (const line of lines.slice(1)) out.push(`${' '.repeat(indent)}${line}`)
+  }
+  const conclusion = report.conclusion
   out.push(
-    `${paint(COLOUR[report.conclusion], `${MARK[report.conclusion]} ${report.conclusion}`)} — ${terminalLine(renderTitle(report))} (head ${shortSha(report.head)})`
+    ...wrap(
+      `${MARK[conclusion]} ${conclusion} — ${terminalLine(renderTitle(report))} (head ${shortSha(report.head)})`,
+      cols,
+      cols - 2
+    ).map((line, i) =>
+      i === 0
+        ? line.replace(
+            `${MARK[conclusion]} ${conclusion}`,
+            paint(COLOUR[conclusion], `${MARK[conclusion]} ${conclusion}`)
+          )
+        : `  ${line}`
+    )
   )
+  entry('  ', '', selectionLine(report), 4)
   for (const row of report.receipts) {
     const what = [row.type, row.mode, row.verdict]
       .map((v) => terminalLine(v ?? '—'))
+      .concat(drawsLabel(row.draws))
       .join(' ')
-    out.push(
-      `  ${paint(COLOUR[row.conclusion], MARK[row.conclusion])} ${terminalLine(row.path)}  ${what}  ${terminalLine(row.reason)}`
+    const mark = paint(COLOUR[row.conclusion], MARK[row.conclusion])
+    const lines = wrap(
+      `${terminalLine(row.path)}  ${what}  ${terminalLine(row.reason)}`,
+      cols - 4,
+      cols - 6
     )
+    out.push(`  ${mark} ${lines[0] ?? ''}`, ...lines.slice(1).map((l) => `      ${l}`))
     for (const group of groupBySeverity(row.findings)) {
       out.push(`      ${group.severity}:`)
-      for (const f of group.findings) out.push(`        ${findingLine(f)}`)
+      for (const f of group.findings) entry('        ', '', findingLine(f), 10)
     }
   }
   for (const type of report.missing)
-    out.push(
-      `  ${paint(31, '✗')} missing: no current ${terminalLine(type)} for ${shortSha(report.head)}`
+    entry(
+      '  ',
+      paint(31, '✗'),
+      `missing: no current ${terminalLine(type)} for ${shortSha(report.head)}`,
+      6
     )
   const d = report.deferred
   if (d.skipped)
-    out.push(`  deferred audit: skipped (${d.notes.map(terminalLine).join('; ')})`)
+    entry('  ', '', `deferred audit: ${terminalLine(auditSkipped(d.notes))}`, 4)
   else {
-    out.push(`  deferred audit: ${d.named} of ${d.expected} named in the PR body`)
-    for (const unnamed of d.unnamed) out.push(`    not named: ${terminalLine(unnamed)}`)
+    entry('  ', '', `deferred audit: ${d.named} of ${d.expected} named in the PR body`, 4)
+    for (const hint of d.hints) {
+      const item = hint.item ?? 'a deferred finding counted on the receipts'
+      entry('    ', '', `not named: ${terminalLine(item)}`, 6)
+      if (hint.nearMiss !== null)
+        entry('      ', '', `near miss: ${terminalLine(hint.nearMiss.trim())}`, 8)
+      entry('      ', '', `why: ${terminalLine(hint.why)}`, 8)
+      entry('      ', '', `paste: ${terminalLine(hint.paste)}`, 8)
+    }
   }
   for (const note of report.notes.filter((n) => !d.notes.includes(n)))
-    out.push(`  note: ${terminalLine(note)}`)
-  if (report.annotationsNotShown > 0)
-    out.push(
-      `  ${report.annotationsNotShown} annotations over max-annotations (not shown)`
+    entry('  ', '', `note: ${terminalLine(note)}`, 4)
+  const coverage = report.coverage
+  if (coverage)
+    entry(
+      '  ',
+      '',
+      `coverage: ${coverage.reviewed} of ${coverage.commits} code commits reviewed${coverage.unreviewed.length ? `; unreviewed: ${coverage.unreviewed.map(shortSha).join(', ')}` : ''}${coverage.unknown.length ? `; unknown: ${coverage.unknown.map(shortSha).join(', ')}` : ''}`,
+      4
     )
+  if (report.annotationsNotShown > 0)
+    entry(
+      '  ',
+      '',
+      `${report.annotationsNotShown} annotations over max-annotations (not shown)`,
+      4
+    )
+  const summary = wrap(summaryLine(report), cols - 2, cols - 2)
+  out.push(
+    '',
+    `${paint(COLOUR[conclusion], MARK[conclusion])} ${summary[0] ?? ''}`,
+    ...summary.slice(1).map((line) => `  ${line}`)
+  )
   return `${out.join('\n')}\n`
+}
+
+/** What was selected, from where: a run that selected nothing says so here. */
+function selectionLine(report: Report): string {
+  const selected = report.selected ?? report.receipts.length
+  const from = report.base
+    ? ` changed since ${shortSha(report.base)} (the merge base)`
+    : ''
+  return `selected: ${selected} receipt${selected === 1 ? '' : 's'}${from}; required: ${report.required.length ? report.required.map(terminalLine).join(', ') : 'nothing'}`
+}
+
+const STATES = ['current', 'stale', 'ambiguous', 'unreadable'] as const
+
+/** The last line: the conclusion, the counts, and what to do next. */
+export function summaryLine(report: Report): string {
+  const counts = STATES.map(
+    (state) =>
+      [state, report.receipts.filter((r) => r.currentness === state).length] as const
+  )
+    .filter(([, n]) => n > 0)
+    .map(([state, n]) => `${n} ${state}`)
+  const receipts = `${report.receipts.length} receipt${report.receipts.length === 1 ? '' : 's'}${counts.length ? ` (${counts.join(', ')})` : ''}`
+  const missing = report.missing.length ? `, ${report.missing.length} missing` : ''
+  return `${report.conclusion}: ${receipts}${missing} — ${nextStep(report)}`
+}
+
+/** The first thing to do, by what made the conclusion. */
+function nextStep(report: Report): string {
+  const codes = new Set(report.problems.map((p) => p.code))
+  const head = shortSha(report.head)
+  if (codes.has('truncated-tree'))
+    return 'the receipts folder could not be listed whole: run again or select fewer receipts'
+  if (codes.has('unreadable-receipt') || codes.has('ambiguous-receipt'))
+    return 'fix the unreadable or ambiguous receipts (receipt-gate validate FILE… says why)'
+  if (codes.has('current-not-shipping'))
+    return 'address the findings, then review the head again'
+  if (codes.has('stale-unresolved'))
+    return `review the head ${head} again for each stale receipt that asked for changes`
+  if (report.missing.length > 0)
+    return `review ${head} to add a current ${report.missing.map(terminalLine).join(', ')} receipt`
+  if (codes.has('needs-human')) return 'a human must review: the reviewer asks for one'
+  if (report.deferred.unnamed.length > 0)
+    return 'name each deferred finding in the PR body'
+  if (report.conclusion === 'success') return 'the gate passes: nothing blocks the merge'
+  return 'nothing failed, but nothing current approves the head'
+}
+
+/**
+ * Splits `text` into lines of at most `first` columns, then `next` columns, at spaces;
+ * a word longer than a line is cut. Columns are code points (receipt text is escaped).
+ */
+export function wrap(text: string, first: number, next: number): string[] {
+  const lines: string[] = []
+  let line = ''
+  const limit = (): number => Math.max(1, lines.length === 0 ? first : next)
+  for (const word of text.split(' ')) {
+    let rest = word
+    const room = limit() - [...line].length - (line ? 1 : 0)
+    if ([...rest].length <= room) {
+      line = line ? `${line} ${rest}` : rest
+      continue
+    }
+    if (line) {
+      lines.push(line)
+      line = ''
+    }
+    while ([...rest].length > limit()) {
+      const chars = [...rest]
+      lines.push(chars.slice(0, limit()).join(''))
+      rest = chars.slice(limit()).join('')
+    }
+    line = rest
+  }
+  lines.push(line)
+  return lines
 }
 
 function groupBySeverity(

@@ -28,7 +28,10 @@ export type Ancestry =
   | { kind: 'identical' }
   | { kind: 'ahead'; commits: number; changedPaths: string[] }
   | { kind: 'not-ancestor' }
-  | { kind: 'unknown-commit' }
+  /** Not an object of the repository (`note`: why the source cannot tell, e.g. a shallow clone). */
+  | { kind: 'unknown-commit'; note?: string }
+  /** An object of the repository, but not a commit (a tree, a blob, a tag object). */
+  | { kind: 'not-a-commit' }
   /** The comparison exists but could not be listed whole (e.g. over 300 files). */
   | { kind: 'too-large'; commits: number }
 
@@ -43,6 +46,25 @@ export interface ReceiptCommit {
    * so a receipt committed with code is still found stale, at one call less).
    */
   changedPaths: string[] | null
+  /** Why the commit cannot be judged (e.g. the boundary of a shallow clone). */
+  note?: string
+}
+
+/** A changed file of the PR: the head path, the old one for a rename, the patch or null when unknown. */
+export interface ChangedFile {
+  path: string
+  previousPath?: string
+  /** The unified-diff hunks (GitHub's `patch`, or `git diff` from the first `@@`); null: not known (GitHub omits large ones). */
+  patch: string | null
+}
+
+/** The changed files of a PR, or null when the source could not list them (with why). */
+export type ChangedFiles = { files: ChangedFile[] } | { files: null; note: string }
+
+/** A code-or-not commit of the PR (merge-base..head, merges left out) with the paths it changed. */
+export interface PrCommit {
+  sha: string
+  paths: string[]
 }
 
 /** Repository access, all at one head commit. */
@@ -62,10 +84,24 @@ export interface ReceiptSource {
   changedPaths(): Promise<{ paths: string[] } | { paths: null; note: string }>
   /** How `reviewed` relates to the head. */
   ancestry(reviewed: string): Promise<Ancestry>
-  /** The newest commit at or before the head that changed `path`, or null. */
-  receiptCommit(path: string): Promise<ReceiptCommit | null>
-  /** {@link receiptCommit} for many paths at once, where a source can ask in one request. */
-  receiptCommits?(paths: readonly string[]): Promise<Map<string, ReceiptCommit | null>>
+  /**
+   * For each receipt (its path and its blob at the head), the newest commit at or before
+   * the head that wrote it, or null; answered for all receipts at once.
+   */
+  receiptCommits(
+    receipts: ReadonlyArray<{ path: string; blob: string }>
+  ): Promise<Map<string, ReceiptCommit | null>>
+  /** The PR's changed files with their patches (merge base..head); absent: unknown. */
+  changedFiles?(): Promise<ChangedFiles>
+  /** The PR's non-merge commits (merge base..head), oldest first; absent or null: unknown. */
+  prCommits?(): Promise<{ commits: PrCommit[] } | { commits: null; note: string }>
+  /**
+   * The commits reachable from `to` and not from `from` (null: the merge base), full
+   * object ids only; null when either is not a commit the source knows.
+   */
+  commitsBetween?(from: string | null, to: string): Promise<string[] | null>
+  /** Set when the source's history is incomplete (a shallow clone): what to do about it. */
+  readonly shallowNote?: string | null
 }
 
 /**

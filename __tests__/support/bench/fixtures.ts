@@ -414,3 +414,43 @@ export function buildBenchPr(shape: PrShape): BenchPr {
     receiptBytes
   }
 }
+
+/**
+ * Issue 28's cost case: 500 receipts that name no reviewed head (the history rule decides
+ * each), committed together in one `.flow/`-only commit with 30,000 other `.flow` files,
+ * after one code commit. Every receipt is current (inferred from history).
+ */
+export function buildHistoryPr(receipts = 500, flowFiles = 30_000): BenchPr {
+  const repo = GitRepo.init({ prefix: 'rg-bench-history-' })
+  const importer = new Importer(repo)
+  const branch = `refs/heads/${BENCH_BRANCH}`
+  importer.commit('refs/heads/main', 'initial import', {
+    'src/app.ts': 'export const a = 1\n'
+  })
+  const base = importer.flush('refs/heads/main')
+  importer.commit(branch, 'fn-1: change', { 'src/app.ts': 'export const a = 2\n' }, base)
+  const reviewed = importer.flush(branch)
+  const files: Record<string, string> = {}
+  let receiptBytes = 0
+  for (let k = 1; k <= receipts; k++) {
+    const text = `${JSON.stringify({ type: 'impl_review', id: `fn-1.${k}`, mode: 'codex', verdict: 'SHIP', review: 'ok' })}\n`
+    files[`${RECEIPTS_DIR}/impl-fn-1.${k}.json`] = text
+    receiptBytes += Buffer.byteLength(text)
+  }
+  for (let k = 0; k < flowFiles; k++)
+    files[`.flow/tasks/d${Math.floor(k / 1000)}/t${k}.json`] = `{"n":${k}}\n`
+  importer.commit(branch, 'chore(flow): record 500 reviews', files)
+  const head = importer.flush(branch)
+  repo.git('symbolic-ref', 'HEAD', branch)
+  return {
+    repo,
+    shape: { receipts, findings: 0, generations: 1, bookkeepingAfter: 0 },
+    base,
+    reviewed,
+    head,
+    branch: BENCH_BRANCH,
+    body: '## Summary\n',
+    receiptFiles: receipts,
+    receiptBytes
+  }
+}

@@ -76,10 +76,10 @@ export async function benchCli(
 ): Promise<CliResult> {
   const cli = join(root, 'dist', 'cli.js')
   const tmp = mkdtempSync(join(tmpdir(), 'rg-bench-cli-'))
-  // The compile cache in a folder of this workload's own: written by the untimed run,
-  // used by the rest, as on a developer's machine after the first run.
+  // Node's compile cache (Node ≥ 22.1) in a folder of this workload's own: written by the
+  // untimed run, used by the rest.
   const env = {
-    RECEIPT_GATE_CACHE_DIR: join(tmp, 'compile-cache'),
+    NODE_COMPILE_CACHE: join(tmp, 'compile-cache'),
     ...options.env
   }
   try {
@@ -338,7 +338,7 @@ export async function benchColdStart(
       probe.dispose()
     }
     const c = await runNode([join(root, 'dist', 'cli.js'), '--version'], {
-      env: { RECEIPT_GATE_CACHE_DIR: cache }
+      env: { NODE_COMPILE_CACHE: cache }
     })
     if (i >= 0) {
       baseline.push({ wall: b.wallMs, rss: b.peakRssKb })

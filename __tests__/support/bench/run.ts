@@ -8,7 +8,7 @@ import { readdirSync, statSync } from 'node:fs'
 import { cpus, platform, arch } from 'node:os'
 import { join } from 'node:path'
 import { CORE_WORKLOADS, runCore, type CoreResult, type CoreWorkload } from './core.js'
-import { PR_10, PR_500, buildBenchPr, type BenchPr } from './fixtures.js'
+import { PR_10, PR_500, buildBenchPr, buildHistoryPr, type BenchPr } from './fixtures.js'
 import { benchNodeVersion, hasGnuTime } from './measure.js'
 import { baseEnv } from '../runner.js'
 import {
@@ -138,6 +138,24 @@ export async function runBench(options: BenchOptions): Promise<BenchFigures> {
       )
     } finally {
       keepOrClean(pr500, log)
+    }
+    // Issue 28: 500 unbound receipts committed with 30,000 .flow files (a few runs: each
+    // takes seconds, which is the figure).
+    log('building the 500-receipt history case')
+    const history = buildHistoryPr()
+    try {
+      log('cli history rule, 500 receipts')
+      cli.push(
+        await benchCli(
+          options.root,
+          'cli-history-500',
+          'cli: check, 500 unbound receipts + 30,000 .flow files in one commit',
+          history,
+          { runs: Math.min(options.runs, 3), warmup: 0 }
+        )
+      )
+    } finally {
+      keepOrClean(history, log)
     }
   }
   const coldStart = want('cold') ? await benchColdStart(options.root, runs) : null

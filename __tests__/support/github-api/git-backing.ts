@@ -506,6 +506,8 @@ export class GitBacking {
         '--numstat',
         '-p',
         '--full-index',
+        // GitHub lists submodule pointer changes whatever `.gitmodules` says.
+        '--ignore-submodules=none',
         '--no-ext-diff',
         '--no-color',
         base,

@@ -23,11 +23,6 @@ import { formatCompare, runCompare } from '../bench/compare.js'
 import { benchNode } from '../bench/measure.js'
 import { baseEnv } from '../runner.js'
 import { formatTable, runBench } from '../bench/run.js'
-import { receiptSchemas } from '../../../src/receipts/schema.js'
-import { useSchemaModule } from '../../../src/receipts/schema-source.js'
-
-// The core workloads run the validators from source, not from dist/: the schemas too.
-useSchemaModule({ receiptSchemas })
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`)

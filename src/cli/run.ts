@@ -1,15 +1,10 @@
 /**
- * The CLI proper: bundled as dist/cli-body.js, a script that dist/cli.js (`src/cli.ts`)
- * runs through V8's code cache.
+ * The `receipt-gate` CLI proper, bundled as dist/cli-main.js (dist/cli.js loads it):
+ * wires the process's streams, files and environment to the commands of `main.ts`.
  */
 import { readFileSync } from 'node:fs'
-import { receiptSchemas } from '../receipts/schema.js'
-import { useSchemaModule } from '../receipts/schema-source.js'
 import { main } from './main.js'
-
-// The schemas are in this bundle (its code is cached: they cost little here), so the
-// CLI needs neither dist/schemas.js nor a Node that can require() an ES module.
-useSchemaModule({ receiptSchemas })
+import { exitWhenFlushed } from '../util/exit.js'
 
 // A reader that stops early (`receipt-gate check --format json | head`) closes the pipe:
 // that ends the output, it is no error worth a stack trace (the exit code stays the
@@ -30,5 +25,8 @@ process.exitCode = await main(process.argv.slice(2), {
   readFile: (path) => readFileSync(path),
   cwd: process.cwd(),
   color: Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined,
+  // Rows fit the terminal; a pipe or file gets the default width.
+  columns: process.stdout.isTTY ? process.stdout.columns : undefined,
   env: process.env
 })
+await exitWhenFlushed()

@@ -1,0 +1,63 @@
+/**
+ * How many git processes the bundled CLI starts (issue 7): a figure of this machine's
+ * kind, not a behaviour, so it runs with `npm run test:perf`. Every object question goes
+ * through one `cat-file` process; `merge-base` runs only when the base is not an ancestor
+ * of the head; `log` for the demo's receipt that names no reviewed commit.
+ */
+import { afterAll, describe, expect, it } from '@jest/globals'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+// @ts-expect-error: a plain ES module script shared with `npm run demo`
+import { buildDemoRepo } from '../../scripts/demo-repo.mjs'
+import { gitCommands } from '../support/git-trace.js'
+import { PROJECT_ROOT } from '../support/runner.js'
+
+const CLI = join(PROJECT_ROOT, 'dist', 'cli.js')
+const demo = buildDemoRepo() as { root: string; bodyFile: string }
+const traces = mkdtempSync(join(tmpdir(), 'rg-cli-trace-'))
+afterAll(() => {
+  rmSync(demo.root, { recursive: true, force: true })
+  rmSync(demo.bodyFile, { force: true })
+  rmSync(traces, { recursive: true, force: true })
+})
+
+function gitProcesses(base: string): string[] {
+  const trace = join(traces, `trace-${base}.log`)
+  const run = spawnSync(
+    process.execPath,
+    [CLI, 'check', '--repo', demo.root, '--base', base, '--format', 'json'],
+    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', GIT_TRACE2: trace } }
+  )
+  expect(run.status).toBe(0)
+  return gitCommands(readFileSync(trace, 'utf8'))
+}
+
+describe('dist/cli.js: git processes of a check', () => {
+  it('one cat-file for every object; merge-base only for a base that moved on', () => {
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-C', demo.root, ...args], {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 'Base Dev',
+          GIT_AUTHOR_EMAIL: 'base@example.com',
+          GIT_COMMITTER_NAME: 'Base Dev',
+          GIT_COMMITTER_EMAIL: 'base@example.com'
+        }
+      }).stdout.trim()
+    git(
+      'branch',
+      '-f',
+      'moved-base',
+      git('commit-tree', 'main^{tree}', '-p', 'main', '-m', 'moved on')
+    )
+    expect(gitProcesses('main')).toEqual(['cat-file --batch-command', 'log'])
+    expect(gitProcesses('moved-base')).toEqual([
+      'cat-file --batch-command',
+      'merge-base',
+      'log'
+    ])
+  })
+})

@@ -1,0 +1,178 @@
+/**
+ * Issue 26.2: `receipt-gate check` as Flow-Next's land step runs its merge-verdict
+ * command (`land.mergeVerdictCommand`): from a checkout of the base, the pull request
+ * named only by FLOW_* variables, the PR head fetched but not checked out. Exit 0 lets
+ * the merge happen; any other exit blocks it (the land step fails closed).
+ */
+import { afterAll, describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import { main } from '../../src/cli/main.js'
+import type { Report } from '../../src/gate/report.js'
+import { GitRepo } from '../support/git-repo.js'
+import { buildContainer, buildReceipt, jsonText } from '../support/receipt-builders.js'
+
+const DIR = '.flow/review-receipts'
+const cleanup: Array<() => void> = []
+afterAll(() => cleanup.forEach((fn) => fn()))
+
+/** The origin: main, and a PR branch whose review of `fn-7: change` says `verdict`. */
+function origin(verdict: string): { repo: GitRepo; head: string } {
+  const repo = GitRepo.init()
+  cleanup.push(() => repo.cleanup())
+  repo.write({ 'src/app.ts': 'export const a = 1\n' })
+  const base = repo.commit('initial')
+  repo.branch('feature/fn-7')
+  repo.write({ 'src/app.ts': 'export const a = 2\n' })
+  const reviewed = repo.commit('fn-7: change')
+  repo.write({
+    [`${DIR}/impl-fn-7.1.json`]: jsonText(
+      buildReceipt({
+        id: 'fn-7.1',
+        verdict,
+        findings: buildContainer({ headSha: reviewed, baseSha: base, items: 0 })
+      })
+    )
+  })
+  const head = repo.commit('chore(flow): review receipt')
+  repo.checkout('main')
+  // The base moves on after the PR branched: the gate must use their merge base.
+  repo.write({ 'README.md': 'later\n' })
+  repo.commit('docs: later')
+  return { repo, head }
+}
+
+/** The land step's checkout: a clone on the base, the PR head fetched, not checked out. */
+function landCheckout(from: GitRepo): GitRepo {
+  const clone = GitRepo.init()
+  cleanup.push(() => clone.cleanup())
+  clone.git('remote', 'add', 'origin', from.path)
+  clone.git('fetch', '-q', 'origin', 'main')
+  clone.git('reset', '-q', '--hard', 'origin/main')
+  clone.git('fetch', '-q', 'origin', 'feature/fn-7')
+  return clone
+}
+
+/** Runs `receipt-gate check <args>` in `cwd` with only `env` as its environment. */
+async function run(
+  cwd: string,
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(['check', ...args], {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    readFile: (path) => readFileSync(path),
+    cwd,
+    color: false,
+    env
+  })
+  return { code, stdout, stderr }
+}
+
+const landEnv = (head: string): Record<string, string> => ({
+  FLOW_HEAD_SHA: head,
+  FLOW_BASE_REF: 'main',
+  FLOW_PR_NUMBER: '7',
+  FLOW_SPEC_ID: 'fn-7-receipt-gate'
+})
+
+describe('check as the land step runs it (env vars only, from the base checkout)', () => {
+  const ship = origin('SHIP')
+  const work = origin('NEEDS_WORK')
+  const shipClone = landCheckout(ship.repo)
+  const workClone = landCheckout(work.repo)
+
+  it('the checkout is the base, the head is only fetched', () => {
+    expect(shipClone.head()).toBe(ship.repo.revParse('main'))
+    expect(shipClone.git('cat-file', '-t', ship.head)).toBe('commit')
+    expect(shipClone.git('branch', '--contains', ship.head)).toBe('')
+  })
+
+  it('a current SHIP at FLOW_HEAD_SHA: exit 0, the report names the land context', async () => {
+    const result = await run(shipClone.path, landEnv(ship.head))
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('fn-7-receipt-gate')
+    const json = await run(shipClone.path, landEnv(ship.head), '--format', 'json')
+    const report = JSON.parse(json.stdout) as Report
+    expect(report).toMatchObject({
+      head: ship.head,
+      conclusion: 'success',
+      verdict: 'SHIP',
+      base: ship.repo.git('merge-base', 'main', ship.head)
+    })
+    expect(report.receipts).toHaveLength(1)
+    expect(report.notes).toContain(
+      `Flow-Next land merge-verdict check: pull request #7, spec fn-7-receipt-gate, head ${ship.head.slice(0, 12)}, base main.`
+    )
+  })
+
+  it('the base checkout itself carries no receipt: gating HEAD instead would differ', async () => {
+    const local = await run(shipClone.path, {}, '--format', 'json')
+    expect((JSON.parse(local.stdout) as Report).head).toBe(shipClone.head())
+  })
+
+  it('a current NEEDS_WORK at FLOW_HEAD_SHA: exit 1 (the merge is blocked)', async () => {
+    const result = await run(workClone.path, landEnv(work.head), '--format', 'json')
+    expect(result.code).toBe(1)
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      head: work.head,
+      conclusion: 'failure',
+      verdict: 'NEEDS_WORK'
+    })
+  })
+
+  it('a head the checkout does not have and no PR number: one line, exit 2', async () => {
+    const missing = 'ab'.repeat(20)
+    const result = await run(shipClone.path, { FLOW_HEAD_SHA: missing })
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    expect(result.stderr).toContain(
+      `FLOW_HEAD_SHA ${missing} is not in the local repository`
+    )
+  })
+
+  it.each([
+    [{ FLOW_HEAD_SHA: 'HEAD~1' }, 'FLOW_HEAD_SHA must be a full commit SHA'],
+    [{ FLOW_HEAD_SHA: '--output=/tmp/x' }, 'FLOW_HEAD_SHA must be a full commit SHA'],
+    [{ FLOW_PR_NUMBER: '7; rm -rf /' }, 'FLOW_PR_NUMBER must be a pull request number'],
+    [
+      { FLOW_HEAD_SHA: 'ab'.repeat(20), FLOW_BASE_REF: 'main^{tree}' },
+      'FLOW_BASE_REF must be a branch name'
+    ]
+  ])('%j: refused in one line, exit 2', async (env, message) => {
+    const result = await run(shipClone.path, env)
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(message)
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('an unknown FLOW_BASE_REF is an error, not the default branch', async () => {
+    const result = await run(shipClone.path, {
+      ...landEnv(ship.head),
+      FLOW_BASE_REF: 'release'
+    })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('unknown base "release"')
+  })
+
+  it('--head and --base win over the variables', async () => {
+    const result = await run(
+      shipClone.path,
+      landEnv('ab'.repeat(20)),
+      '--head',
+      ship.head,
+      '--base',
+      'origin/main',
+      '--format',
+      'json'
+    )
+    expect(result.stderr).toBe('')
+    const report = JSON.parse(result.stdout) as Report
+    expect(report.head).toBe(ship.head)
+    expect(report.notes.some((note) => note.startsWith('Flow-Next land'))).toBe(false)
+  })
+})

@@ -1,0 +1,173 @@
+/**
+ * `receipt-gate check --pr N`: the gate on a pull request through the GitHub API — the
+ * action's own pieces (the PR read fresh, its body for the audit, the receipts at its
+ * head through the API source, the same gate), so the CLI's report is the action's.
+ * A check run is posted only when asked (`--post`), as the action posts it.
+ */
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { publishReport, type Published } from '../action/publish.js'
+import { evaluate } from '../gate/evaluate.js'
+import type { GateOptions } from '../gate/options.js'
+import type { Report } from '../gate/report.js'
+import { apiSource } from '../github/api-source.js'
+import { createClient, GitHubError, type Octokit } from '../github/client.js'
+import { getPullRequest, type PullRequestInfo } from '../github/pulls.js'
+import { timeScaleFrom } from '../action/context.js'
+import { terminalLine } from '../render/safe-text.js'
+import { CliError } from './io.js'
+
+export interface PrTarget {
+  owner: string
+  repo: string
+  number: number
+  token: string
+  apiUrl: string
+  timeScale: number
+}
+
+// GitHub's own rules for owner and repository names (a slug is never a path).
+const SLUG = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/
+
+/**
+ * Where `--pr N` reads: the slug from `--repo-slug`, `GITHUB_REPOSITORY` or the origin
+ * remote; the token from `GITHUB_TOKEN` / `GH_TOKEN`; the API from `GITHUB_API_URL`.
+ */
+export async function prTarget(
+  pr: string,
+  slugFlag: string | undefined,
+  repoDir: string,
+  env: Readonly<Record<string, string | undefined>>
+): Promise<PrTarget> {
+  const number = prNumber(pr, '--pr')
+  const slug = slugFlag ?? (env.GITHUB_REPOSITORY || (await originSlug(repoDir)))
+  if (slug === null)
+    throw new CliError(
+      'no repository to read the pull request from: pass --repo-slug OWNER/REPO (or set GITHUB_REPOSITORY)'
+    )
+  const match = SLUG.exec(slug)
+  if (!match || slug.endsWith('.git') || /^\.+$/.test(match[2] ?? ''))
+    throw new CliError(
+      `${slugFlag !== undefined ? '--repo-slug' : 'the repository'} must be OWNER/REPO (got ${JSON.stringify(terminalLine(slug))})`
+    )
+  const token = env.GITHUB_TOKEN || env.GH_TOKEN
+  if (!token)
+    throw new CliError(
+      `reading pull request #${number} needs a token: set GITHUB_TOKEN or GH_TOKEN`
+    )
+  return {
+    owner: match[1] as string,
+    repo: match[2] as string,
+    number,
+    token,
+    apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+    timeScale: timeScaleFrom(env)
+  }
+}
+
+/** A pull request number (`what` names where it came from for the error). */
+export function prNumber(value: string, what: string): number {
+  const number = /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : NaN
+  if (!Number.isSafeInteger(number))
+    throw new CliError(
+      `${what} must be a pull request number (got ${JSON.stringify(terminalLine(value))})`
+    )
+  return number
+}
+
+/** OWNER/REPO of the `origin` remote when it is a GitHub-style URL, else null. */
+async function originSlug(repoDir: string): Promise<string | null> {
+  const url = await promisify(execFile)(
+    'git',
+    ['-C', repoDir, 'config', '--get', 'remote.origin.url'],
+    { encoding: 'utf8' }
+  ).then(
+    (out) => out.stdout.trim(),
+    () => ''
+  )
+  // https://host/OWNER/REPO(.git), git@host:OWNER/REPO(.git), ssh://git@host/OWNER/REPO.
+  const match = /[/:]([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url)
+  return match ? `${match[1]}/${match[2]}` : null
+}
+
+export interface PrRun {
+  report: Report
+  pull: PullRequestInfo
+  octokit: Octokit
+}
+
+/** Reads the PR and runs the gate on it as the action does (`expectHead`: land's SHA). */
+export async function checkPullRequest(
+  target: PrTarget,
+  options: GateOptions,
+  expectHead?: string
+): Promise<PrRun> {
+  const octokit = createClient({
+    token: target.token,
+    baseUrl: target.apiUrl,
+    timeScale: target.timeScale
+  })
+  const { owner, repo, number } = target
+  const pull = await api(target, 'read', async () =>
+    getPullRequest(octokit, owner, repo, number)
+  )
+  // The land step judged one head: a PR that moved since is a different question.
+  if (expectHead !== undefined && pull.headSha.toLowerCase() !== expectHead.toLowerCase())
+    throw new CliError(
+      `pull request #${number} moved: its head is ${pull.headSha}, FLOW_HEAD_SHA is ${expectHead}`
+    )
+  const source = apiSource({
+    octokit,
+    owner,
+    repo,
+    head: pull.headSha,
+    pullNumber: number,
+    changedFiles: pull.changedFiles
+  })
+  const report = await api(target, 'gate', async () =>
+    evaluate({ source, options, body: pull.body, branch: pull.headRef })
+  )
+  return { report, pull, octokit }
+}
+
+/** Posts the check run on the PR head as the action does. */
+export async function postReport(
+  run: PrRun,
+  target: PrTarget,
+  checkName = 'Review receipts'
+): Promise<Published> {
+  return api(target, 'post a check run on', async () =>
+    publishReport(run.report, {
+      octokit: run.octokit,
+      owner: target.owner,
+      repo: target.repo,
+      checkName,
+      headSha: run.pull.headSha,
+      externalId: `cli-${run.pull.headSha}`,
+      fork: run.pull.fork,
+      timeScale: target.timeScale
+    })
+  )
+}
+
+/** An API failure as one clear line (exit 2): what was asked, and GitHub's answer. */
+async function api<T>(target: PrTarget, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (error) {
+    if (!(error instanceof GitHubError)) throw error
+    const where = `pull request #${target.number} of ${target.owner}/${target.repo}`
+    const hint =
+      error.status === 401
+        ? ' (the token was refused: check GITHUB_TOKEN / GH_TOKEN)'
+        : error.status === 403
+          ? ' (the token may lack access to this repository)'
+          : error.status === 404
+            ? ' (no such pull request or repository, or the token cannot see it)'
+            : ''
+    // GitHub's answer is untrusted text: one line, controls made visible.
+    throw new CliError(
+      `cannot ${what} ${where}: ${terminalLine(error.message.replace(/^[A-Z]+ \S+: /, ''))}${hint}`
+    )
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Review coverage (issue 25): a current SHIP receipt proves the last review saw the
+ * head's code, not that every code commit of the PR was inside some review. Each review
+ * covers `base..R` (its recorded base, its reviewed SHA); a PR code commit is reviewed
+ * when a SHIP review's range holds it. A review whose base is unknown proves nothing:
+ * the commits it might hold are unknown, never reviewed. Pure.
+ */
+import type { PrCommit } from '../source/types.js'
+import type { BookkeepingMatcher } from './review-head.js'
+
+/** One selected receipt's review, with the PR commits its range holds. */
+export interface CoveringReview {
+  receipt: string
+  verdict: string | null
+  /** Commits of `base..R` (known base), or of R's side of the PR (unknown base); null: not known. */
+  commits: ReadonlySet<string> | null
+  /** Whether the recorded base is known (a full SHA the source knows). */
+  baseKnown: boolean
+}
+
+export type CommitCoverage = 'reviewed' | 'unreviewed' | 'unknown'
+
+export interface Coverage {
+  /** Code commits of the PR (merge base..head, merges left out, bookkeeping-only left out). */
+  commits: number
+  reviewed: number
+  unreviewed: string[]
+  unknown: string[]
+  /** Per code commit, oldest first: its state and the receipts whose range holds it. */
+  list: Array<{ sha: string; state: CommitCoverage; receipts: string[] }>
+  /** Why some of it could not be told, or null. */
+  note: string | null
+}
+
+/** The PR's code commits: those that change a path bookkeeping does not cover. */
+export function codeCommits(
+  commits: readonly PrCommit[],
+  isBookkeeping: BookkeepingMatcher
+): string[] {
+  return commits
+    .filter((commit) => commit.paths.some((path) => !isBookkeeping(path)))
+    .map((commit) => commit.sha)
+}
+
+/** Each code commit's coverage by the SHIP reviews. */
+export function coverageOf(
+  code: readonly string[],
+  reviews: readonly CoveringReview[],
+  note: string | null = null
+): Coverage {
+  const ship = reviews.filter((review) => review.verdict === 'SHIP')
+  const list = code.map((sha) => {
+    const covering = ship.filter((r) => r.baseKnown && r.commits?.has(sha) === true)
+    if (covering.length > 0)
+      return { sha, state: 'reviewed' as const, receipts: covering.map((r) => r.receipt) }
+    // A review that might hold it, with a base or range the source cannot tell.
+    const maybe = ship.filter(
+      (r) => (!r.baseKnown || r.commits === null) && r.commits?.has(sha) !== false
+    )
+    return maybe.length > 0
+      ? { sha, state: 'unknown' as const, receipts: maybe.map((r) => r.receipt) }
+      : { sha, state: 'unreviewed' as const, receipts: [] }
+  })
+  return {
+    commits: code.length,
+    reviewed: list.filter((c) => c.state === 'reviewed').length,
+    unreviewed: list.filter((c) => c.state === 'unreviewed').map((c) => c.sha),
+    unknown: list.filter((c) => c.state === 'unknown').map((c) => c.sha),
+    list,
+    note
+  }
+}
+
+/** A recorded base: a full object id, else unknown (a branch name or an abbreviation proves no range). */
+export function recordedBase(value: unknown): string | null {
+  return typeof value === 'string' && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(value)
+    ? value
+    : null
+}
