@@ -315,7 +315,8 @@ function graphqlSource(options: SourceOptions): GraphqlSource {
   })
   return {
     head,
-    changedFiles: rest.changedFiles,
+    changedFiles: async () =>
+      rest.changedFiles ? rest.changedFiles() : { files: null, note: 'no files list' },
     restBlobReads: () => restBlobs,
     async listTree(dir) {
       const entries = await folder(dir)
