@@ -177,7 +177,10 @@ describe('the schema against flowctl', () => {
       'corpus/generated/invalid/criteria-duplicate-id.json': ['unique ids'],
       'corpus/generated/invalid/id-not-derived.json': ['id derivation'],
       'corpus/generated/invalid/last-seen-not-source.json': ['lastSeen equals source'],
-      'corpus/generated/invalid/mode-backend-mismatch.json': ['mode equals backend']
+      'corpus/generated/invalid/mode-backend-mismatch.json': ['mode equals backend'],
+      'corpus/generated/newer/invalid/claude-backend-mismatch.json': ['mode equals backend'],
+      'corpus/generated/newer/invalid/claude-mode-case.json': ['mode equals backend'],
+      'corpus/generated/newer/invalid/fanout-unmerged-duplicate.json': ['unique ids']
     })
   })
 

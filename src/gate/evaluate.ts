@@ -275,7 +275,18 @@ async function coverageOfRows(
   isBookkeeping: BookkeepingMatcher
 ): Promise<Coverage> {
   if (!source.commitsBetween) throw new Error('no commit ranges')
-  const between = source.commitsBetween.bind(source)
+  // One range question per distinct (base, reviewed) pair, however many receipts share it.
+  const ask = source.commitsBetween.bind(source)
+  const ranges = new Map<string, Promise<string[] | null>>()
+  const between = async (from: string | null, to: string): Promise<string[] | null> => {
+    const key = `${from ?? ''}..${to}`
+    let found = ranges.get(key)
+    if (found === undefined) {
+      found = ask(from, to)
+      ranges.set(key, found)
+    }
+    return found
+  }
   const reviews = await Promise.all(
     rows.flatMap((row, i) => {
       const item = pending[i]
