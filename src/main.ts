@@ -21,7 +21,11 @@ import { evaluate } from './gate/evaluate.js'
 import type { Report } from './gate/report.js'
 import { apiSource } from './github/api-source.js'
 import { createClient, type Octokit } from './github/client.js'
-import { graphqlFailure, readWithGraphql } from './github/graphql-source.js'
+import {
+  graphqlFailure,
+  readWithGraphql,
+  type GraphqlRead
+} from './github/graphql-source.js'
 import {
   findPullRequestByHead,
   getPullRequest,
@@ -31,7 +35,6 @@ import { deferralSinkPath } from './gate/deferred.js'
 import { isJsonObject, own } from './receipts/json.js'
 import type { EventRoute } from './action/event.js'
 import { logUntrustedLines } from './action/log.js'
-import type { ReceiptSource } from './source/types.js'
 
 /** Runs the action; never throws (a failure fails the step with one clear message). */
 export async function run(): Promise<void> {
@@ -77,21 +80,36 @@ export async function run(): Promise<void> {
     }
     if (number === null) throw new Error('no pull request to gate')
     // One GraphQL read: the PR, and (the event naming the head) the receipts with it.
-    const read = await readPull(octokit, inputs, context, route, number)
-    const head = route.headSha ?? read.pull.headSha
+    const read = readPull(octokit, inputs, context, route, number)
+    const base = read.then((r) => r.pull.baseSha)
+    base.catch(() => undefined) // awaited only by a workspace that holds a repository
+    const head = route.headSha ?? (await read).pull.headSha
     // The receipts: from the workspace when it holds the head's history, else the API.
+    const local = await workspaceSource(context.workspace, head, base)
     const source =
-      (await workspaceSource(context.workspace, head, read.pull.baseSha)) ??
-      read.source(head)
+      local ??
+      apiSource({
+        octokit,
+        owner: context.owner,
+        repo: context.repo,
+        head,
+        pullNumber: number,
+        changedFiles: read.then((r) => r.pull.changedFiles)
+      })
+    // The API's REST files list (GraphQL has no patches) needs only the PR's number: asked
+    // for now, while the GraphQL read is on its way, not after it.
+    if (!local) source.changedFiles?.().catch(() => undefined)
+    const { pull, graphql } = await read
     const report = await evaluate({
-      source,
+      // GraphQL for the receipts, the REST source for the rest (files list, compares).
+      source: graphql && !local ? graphql.source(source) : source,
       options: inputs.gate,
-      body: read.pull.body,
-      branch: read.pull.headRef,
+      body: pull.body,
+      branch: pull.headRef,
       // Links to the head's lines in the summary (issue 25).
       repositoryUrl: `${process.env.GITHUB_SERVER_URL || 'https://github.com'}/${context.owner}/${context.repo}`
     })
-    await finish(report, inputs, context, to(head, read.pull.fork))
+    await finish(report, inputs, context, to(head, pull.fork))
   } catch (error) {
     core.setFailed(
       `Receipt Gate: ${error instanceof Error ? error.message : String(error)}`
@@ -100,9 +118,9 @@ export async function run(): Promise<void> {
 }
 
 /**
- * The PR and a source for its receipts: GraphQL (one request for the PR, the folder and
- * the deferral file), or REST where GraphQL fails (refused for the token, an outage, its
- * own rate limit): the same questions, more requests.
+ * The PR, and the GraphQL read of its receipts (one request for the PR, the folder and the
+ * deferral file); null where GraphQL fails (refused for the token, an outage, its own rate
+ * limit): the REST source then answers the same questions, with more requests.
  */
 async function readPull(
   octokit: Octokit,
@@ -110,12 +128,12 @@ async function readPull(
   context: RunContext,
   route: EventRoute,
   number: number
-): Promise<{ pull: PullRequestInfo; source: (head: string) => ReceiptSource }> {
+): Promise<{ pull: PullRequestInfo; graphql: GraphqlRead | null }> {
   const headSha =
     route.kind === 'pull' || route.kind === 'workflow-run' ? route.headSha : null
   const branch = headSha ? eventBranch(route, context) : null
   try {
-    return await readWithGraphql({
+    const graphql = await readWithGraphql({
       octokit,
       owner: context.owner,
       repo: context.repo,
@@ -124,23 +142,13 @@ async function readPull(
       branchSinkPath: branch ? deferralSinkPath(branch) : null,
       receiptsDir: inputs.gate.receiptsDir
     })
+    return { pull: graphql.pull, graphql }
   } catch (error) {
     logUntrustedLines([
       `Receipt Gate: the GraphQL read failed (${graphqlFailure(error)}); reading through REST`
     ])
     const pull = await getPullRequest(octokit, context.owner, context.repo, number)
-    return {
-      pull,
-      source: (head) =>
-        apiSource({
-          octokit,
-          owner: context.owner,
-          repo: context.repo,
-          head,
-          pullNumber: number,
-          changedFiles: pull.changedFiles
-        })
-    }
+    return { pull, graphql: null }
   }
 }
 

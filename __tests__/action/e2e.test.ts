@@ -108,10 +108,12 @@ describe('the action on a pull request', () => {
     // Written in pieces (issue 7), read as `check --format json` prints it.
     expect(reportText).toBe(`${JSON.stringify(report, null, 2)}\n`)
     expect(result.stdout).toContain('::stop-commands::')
-    // One GraphQL read (the PR, the receipt's text, the deferral file), one compare, one write.
+    // One GraphQL read (the PR, the receipt's text, the deferral file), the REST files
+    // list beside it (the patches), one compare, one write.
     expect(operations(result)).toEqual([
       'checks/create',
       'graphql',
+      'pulls/list-files',
       'repos/compare-commits-with-basehead'
     ])
     // Through REST, the blob's JSON form (base64): fetch would decode a raw answer as text.
@@ -287,6 +289,7 @@ describe('the action on a pull request', () => {
     expect(operations(results[0]!)).toEqual([
       'checks/create',
       'graphql',
+      'pulls/list-files',
       'repos/compare-commits-with-basehead'
     ])
     // Through REST, once, by the contents API (encoding: none past 1 MB).
@@ -294,7 +297,7 @@ describe('the action on a pull request', () => {
     const rest = await run(f)
     expect(rest.exitCode).toBe(1)
     const report = JSON.parse(readFileSync(rest.outputs.report ?? '', 'utf8'))
-    expect(report.deferred).toMatchObject({ expected: 1, named: 1, unnamed: [why] })
+    expect(report.deferred).toMatchObject({ expected: 1, named: 1, notes: [why] })
     expect(
       rest.requests.filter((q) => q.operationId === 'repos/get-content')
     ).toHaveLength(1)
@@ -656,6 +659,7 @@ describe('requests (SPEC §9)', () => {
     expect(rows(gql)).toEqual(inferred)
     expect(f.fake.countByOperation()).toEqual({
       graphql: 2,
+      'pulls/list-files': 1,
       'repos/compare-commits-with-basehead': 1,
       'checks/create': 1
     })
@@ -693,9 +697,8 @@ describe('requests (SPEC §9)', () => {
     expect(result.exitCode).toBe(0)
     expect(result.outputs.conclusion).toBe('success')
     expect(result.outputs.receipts).toBe('1')
-    // Through GraphQL: the first page in the one read, then two pages.
-    expect(f.fake.countByOperation()).toMatchObject({ graphql: 3 })
-    expect(f.fake.countByOperation()['pulls/list-files']).toBeUndefined()
+    // The REST list (the patches) gives the paths too: its three pages, one GraphQL read.
+    expect(f.fake.countByOperation()).toMatchObject({ graphql: 1, 'pulls/list-files': 3 })
   })
 
   it('an unbound receipt committed together with code is stale through the API too', async () => {

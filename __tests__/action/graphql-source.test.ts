@@ -46,7 +46,7 @@ async function bothWays(f: PrFixture): Promise<{ gql: ActionRun; rest: ActionRun
 }
 
 describe('the GraphQL read', () => {
-  it('10 receipts: one GraphQL request, one compare, one write; no REST tree, blob or PR read', async () => {
+  it('10 receipts: one GraphQL request, the REST files list beside it, one compare, one write; no REST tree, blob or PR read', async () => {
     const f = await fixture((reviewed, base) =>
       Object.fromEntries(
         Array.from({ length: 10 }, (_, i) => [
@@ -61,6 +61,7 @@ describe('the GraphQL read', () => {
     expect(operations(gql)).toEqual([
       'checks/create',
       'graphql',
+      'pulls/list-files',
       'repos/compare-commits-with-basehead'
     ])
     expect(count(gql, 'checks/create')).toBe(1)
@@ -68,6 +69,19 @@ describe('the GraphQL read', () => {
     expect(reportOf(rest)).toEqual(reportOf(gql))
     expect(count(rest, 'git/get-blob')).toBe(10)
     expect(count(rest, 'pulls/get')).toBe(1)
+  }, 30_000)
+
+  it('the REST files list is asked for while the GraphQL read is on its way (one round trip for both)', async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)
+    }))
+    // A slow GraphQL answer: a files list asked for after it would arrive after its end.
+    f.fake.faults.add({ kind: 'latency', route: 'graphql', ms: 1000 })
+    const result = await runOnPr(f)
+    expect(result.outputs).toMatchObject({ conclusion: 'success', receipts: '1' })
+    const [read] = result.requests.filter((q) => q.operationId === 'graphql')
+    const [files] = result.requests.filter((q) => q.operationId === 'pulls/list-files')
+    expect(files!.receivedMs).toBeLessThan(read!.receivedMs + read!.durationMs)
   }, 30_000)
 
   it('an invalid UTF-8 receipt and a binary one are read through REST blobs and judged as before', async () => {

@@ -122,10 +122,8 @@ type FilesList = { files: ListedFile[] } | { files: null; note: string }
 
 async function readFilesList(options: ApiSourceOptions): Promise<FilesList> {
   const { octokit, owner, repo } = options
-  // Performance (issue 7): the first page is asked for beside the PR read, whose
-  // file count decides whether the list is used at all (one page is the cost of
-  // that guess on a PR over the cap). The light entry may have started it
-  // (src/action/prefetch.ts): the same builder.
+  // The first page is asked for beside the PR read, whose file count decides whether
+  // the list is used at all (one page is the cost of that guess on a PR over the cap).
   const firstPage = octokit.rest.pulls.listFiles(
     filesPageParams({ owner, repo }, options.pullNumber)
   )
@@ -223,7 +221,7 @@ async function walkTo(
   return data
 }
 
-export async function readBlob(
+async function readBlob(
   octokit: Octokit,
   base: { owner: string; repo: string },
   sha: string

@@ -1,12 +1,11 @@
 /**
  * The API source over GraphQL (issue 24): one query reads the pull request, the receipts
  * folder at the head with every blob's text, and the deferral file, so a run's reads do
- * not grow with receipts. What GraphQL cannot give byte for byte (binary, truncated or
- * non-UTF-8 blobs, folders deeper than the query reaches) falls back to the REST reads of
- * api-source.ts, as do the compares (one per reviewed SHA).
+ * not grow with receipts. The REST source answers the rest: the files list (GraphQL has
+ * no patches), the compares (one per reviewed SHA), and what GraphQL cannot give byte for
+ * byte (binary, truncated or non-UTF-8 blobs, folders deeper than the query reaches).
  */
 import { createHash } from 'node:crypto'
-import { limiter } from '../util/concurrency.js'
 import {
   FILE_READ_CAP,
   notAFile,
@@ -16,19 +15,12 @@ import {
   type TreeEntry,
   type TreeListing
 } from '../source/types.js'
-import {
-  PR_FILES_CAP,
-  ancestry,
-  apiSource,
-  listTree as restListTree,
-  readBlob as restReadBlob
-} from './api-source.js'
+import { listTree as restListTree } from './api-source.js'
 import type { Octokit } from './client.js'
 import type { PullRequestInfo } from './pulls.js'
 
 /** Levels of the receipts folder read in the query (`x.json.history/` is the second). */
 export const TREE_DEPTH = 3
-const BLOB_CONCURRENCY = 8
 
 export interface GraphqlReadOptions {
   octokit: Octokit
@@ -44,13 +36,11 @@ export interface GraphqlReadOptions {
 
 export interface GraphqlRead {
   pull: PullRequestInfo
-  /** The receipt source at `head` (what was read with the PR is used when it is that head). */
-  source(head: string): GraphqlSource
-}
-
-export interface GraphqlSource extends ReceiptSource {
-  /** Blobs read through REST because GraphQL could not give their exact bytes. */
-  readonly restBlobReads: () => number
+  /**
+   * The receipt source at `rest.head` over GraphQL, `rest` (the REST source at that head)
+   * answering what GraphQL does not; what was read with the PR is used when it is that head.
+   */
+  source(rest: ReceiptSource): ReceiptSource
 }
 
 // ------------------------------------------------------------------ the answers
@@ -127,16 +117,12 @@ function entriesSelection(depth: number): string {
   return `entries { name type mode oid object { ... on Blob { ${BLOB} }${inner} } }`
 }
 
-const FILES =
-  'files(first: 100, after: $after) { pageInfo { hasNextPage endCursor } nodes { path } }'
-
 /** The one read: the PR, and when the head is known, the folder and the deferral file. */
 function mainQuery(withFolder: boolean, withSink: boolean): string {
   const vars = [
     '$owner: String!',
     '$name: String!',
     '$number: Int!',
-    '$after: String',
     ...(withFolder ? ['$folder: String!'] : []),
     ...(withSink ? ['$head: GitObjectID!', '$sink: String!'] : [])
   ]
@@ -144,17 +130,12 @@ function mainQuery(withFolder: boolean, withSink: boolean): string {
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) {
       number body headRefOid baseRefOid headRefName isCrossRepository changedFiles
-      ${FILES}
     }
     ${withFolder ? `folder: object(expression: $folder) { ... on Tree { ${entriesSelection(TREE_DEPTH)} } }` : ''}
     ${withSink ? `head: object(oid: $head) { ... on Commit { sink: file(path: $sink) { name type mode oid object { ... on Blob { ${BLOB} } } } } }` : ''}
   }
 }`
 }
-
-const FILES_QUERY = `query receiptGateFiles($owner: String!, $name: String!, $number: Int!, $after: String) {
-  repository(owner: $owner, name: $name) { pullRequest(number: $number) { ${FILES} } }
-}`
 
 const FOLDER_QUERY = `query receiptGateFolder($owner: String!, $name: String!, $folder: String!) {
   repository(owner: $owner, name: $name) {
@@ -184,22 +165,6 @@ function historyQuery(count: number): string {
 }
 
 // ------------------------------------------------------------------ the read
-
-interface Files {
-  paths: string[]
-  next: string | null
-}
-
-function filesOf(pull: Json): Files {
-  const files = pull.files
-  if (!isObject(files) || !Array.isArray(files.nodes) || !isObject(files.pageInfo))
-    throw new BadAnswer('the pull request files')
-  const paths = files.nodes.flatMap((node) =>
-    isObject(node) && typeof node.path === 'string' ? [node.path] : []
-  )
-  const next = files.pageInfo.hasNextPage === true ? str(files.pageInfo.endCursor) : null
-  return { paths, next }
-}
 
 /** The folder at the head: null when absent or not a folder (an empty listing). */
 const folderEntries = (repository: Json): GqlEntry[] | null =>
@@ -242,25 +207,20 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     changedFiles: typeof raw.changedFiles === 'number' ? raw.changedFiles : 0,
     fork: raw.isCrossRepository === true
   }
-  const files = filesOf(raw)
   const prefetched = {
-    head,
     folder: head ? folderEntries(repository) : undefined,
     sink: sinkPath ? { path: sinkPath, entry: sinkEntry(repository) } : undefined
   }
   return {
     pull,
-    source: (at) =>
+    source: (rest) =>
       graphqlSource({
         octokit,
         owner,
         repo,
-        number,
-        head: at,
-        changedFiles: pull.changedFiles,
-        files,
+        rest,
         receiptsDir,
-        prefetched: prefetched.head === at ? prefetched : {}
+        prefetched: head === rest.head ? prefetched : {}
       })
   }
 }
@@ -269,10 +229,7 @@ interface SourceOptions {
   octokit: Octokit
   owner: string
   repo: string
-  number: number
-  head: string
-  changedFiles: number
-  files: Files
+  rest: ReceiptSource
   receiptsDir: string
   prefetched: {
     folder?: GqlEntry[] | null
@@ -281,17 +238,12 @@ interface SourceOptions {
 }
 
 /** A {@link ReceiptSource} over GraphQL, with REST where GraphQL cannot answer exactly. */
-function graphqlSource(options: SourceOptions): GraphqlSource {
-  const { octokit, owner, repo, head, prefetched } = options
+function graphqlSource(options: SourceOptions): ReceiptSource {
+  const { octokit, owner, repo, rest, prefetched } = options
+  const { head } = rest
   const base = { owner, repo }
-  const limit = limiter(BLOB_CONCURRENCY)
   // Blob texts checked against their ids, by id.
   const exact = new Map<string, Uint8Array>()
-  let restBlobs = 0
-  const restBlob = async (sha: string): Promise<Uint8Array | string> => {
-    restBlobs++
-    return limit(async () => restReadBlob(octokit, base, sha))
-  }
   const folder = async (dir: string): Promise<GqlEntry[] | null> => {
     if (dir === options.receiptsDir && prefetched.folder !== undefined)
       return prefetched.folder
@@ -302,22 +254,8 @@ function graphqlSource(options: SourceOptions): GraphqlSource {
     })
     return isObject(data.repository) ? folderEntries(data.repository) : null
   }
-
-  // The files' patches (issue 25) GraphQL does not give: the REST files list, asked for
-  // only when the gate places findings in the diff.
-  const rest = apiSource({
-    octokit,
-    owner,
-    repo,
-    head,
-    pullNumber: options.number,
-    changedFiles: options.changedFiles
-  })
   return {
-    head,
-    changedFiles: async () =>
-      rest.changedFiles ? rest.changedFiles() : { files: null, note: 'no files list' },
-    restBlobReads: () => restBlobs,
+    ...rest,
     async listTree(dir) {
       const entries = await folder(dir)
       if (!entries) return { entries: [], truncated: false }
@@ -326,10 +264,10 @@ function graphqlSource(options: SourceOptions): GraphqlSource {
       )
     },
     async readBlobs(shas) {
-      const blobs = await Promise.all(
-        shas.map(async (sha) => exact.get(sha) ?? restBlob(sha))
+      const read = await rest.readBlobs(shas.filter((sha) => !exact.has(sha)))
+      return new Map(
+        shas.map((sha) => [sha, exact.get(sha) ?? read.get(sha) ?? `${sha}: not read`])
       )
-      return new Map(shas.map((sha, index) => [sha, blobs[index] as Uint8Array | string]))
     },
     async readFile(path) {
       const sink =
@@ -343,35 +281,12 @@ function graphqlSource(options: SourceOptions): GraphqlSource {
       if (sink.mode === 0o120000) return notAFile(path, 'symlink')
       if (!sink.blob) return notAFile(path, sink.type)
       if (sink.blob.byteSize > FILE_READ_CAP) return overFileCap(path)
-      return exactBytes(sink.oid, sink.blob) ?? restBlob(sink.oid)
+      return (
+        exactBytes(sink.oid, sink.blob) ??
+        (await rest.readBlobs([sink.oid])).get(sink.oid) ??
+        null
+      )
     },
-    async changedPaths() {
-      if (options.changedFiles > PR_FILES_CAP) {
-        return {
-          paths: null,
-          note: `the PR changes ${options.changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
-        }
-      }
-      const paths = [...options.files.paths]
-      for (let after = options.files.next; after !== null;) {
-        const data = await octokit.graphql<Json>(FILES_QUERY, {
-          owner,
-          name: repo,
-          number: options.number,
-          after
-        })
-        const pull =
-          isObject(data.repository) && isObject(data.repository.pullRequest)
-            ? data.repository.pullRequest
-            : null
-        if (!pull) throw new BadAnswer('the pull request files')
-        const page = filesOf(pull)
-        paths.push(...page.paths)
-        after = page.next
-      }
-      return { paths }
-    },
-    ancestry: async (reviewed) => ancestry(octokit, base, reviewed, head),
     receiptCommits: async (receipts) => receiptCommits(receipts.map(({ path }) => path))
   }
 
