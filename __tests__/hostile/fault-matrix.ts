@@ -1,5 +1,5 @@
 /**
- * The fault matrix (issue 6): every route the action calls × eight faults, each cell an
+ * The fault matrix (issue 6): every route the action calls × eight faults (and GraphQL's own), each cell an
  * end-to-end run of `dist/index.js` against the local GitHub API. This module holds the
  * definition (routes, faults, the expected outcome of each cell) and renders
  * `docs/fault-matrix.md` from it; `fault-matrix.test.ts` runs the cells and checks the
@@ -29,14 +29,28 @@ export interface Route {
 }
 
 export const ROUTES: readonly Route[] = [
-  { id: 'pulls/get', method: 'GET', purpose: 'the PR: head, base, body (read fresh)' },
+  {
+    id: 'graphql',
+    method: 'POST',
+    purpose:
+      'the one read (the PR, receipts-dir with every text, the deferral file); the history rule'
+  },
+  {
+    id: 'pulls/get',
+    method: 'GET',
+    purpose: 'the PR: head, base, body (read fresh; GraphQL failed)'
+  },
   {
     id: 'pulls/list',
     method: 'GET',
     purpose: 'workflow_run: find the PR of a fork head',
     event: 'workflow_run'
   },
-  { id: 'pulls/list-files', method: 'GET', purpose: 'select: changed' },
+  {
+    id: 'pulls/list-files',
+    method: 'GET',
+    purpose: 'the patches (findings in the diff) and select: changed'
+  },
   {
     id: 'git/get-tree',
     method: 'GET',
@@ -112,7 +126,7 @@ export const FAULTS: readonly Fault[] = [
     id: '403-permission',
     label: '403 permission ("Resource not accessible by integration")',
     spec: (r) =>
-      r.method === 'GET'
+      r.method === 'GET' || r.id === 'graphql'
         ? {
             kind: 'status',
             route: r.id,
@@ -163,6 +177,46 @@ export const FAULTS: readonly Fault[] = [
     id: 'latency-30s',
     label: '30 s latency (every call; the request timeout is 20 s)',
     spec: (r) => ({ kind: 'latency', route: r.id, ms: LATENCY_MS, times: Infinity })
+  },
+  // GraphQL's own ways to fail: HTTP 200 with `errors`. GitHub's "Something went wrong"
+  // (INTERNAL) is retried like a 5xx; any other error is an answer to fall back from.
+  {
+    id: 'graphql-errors',
+    label: 'GraphQL `errors` (INTERNAL) without data, every query',
+    spec: (r) =>
+      r.id === 'graphql'
+        ? { kind: 'graphql-error', route: r.id, type: 'INTERNAL', times: Infinity }
+        : null
+  },
+  {
+    id: 'graphql-partial',
+    label: 'GraphQL `errors` (FORBIDDEN) with partial `data`: the receipts folder failed',
+    spec: (r) =>
+      r.id === 'graphql'
+        ? {
+            kind: 'graphql-error',
+            route: r.id,
+            path: ['repository', 'folder'],
+            type: 'FORBIDDEN',
+            message: 'Resource not accessible by integration',
+            times: 1
+          }
+        : null
+  },
+  {
+    id: 'graphql-history',
+    label: 'GraphQL `errors` (FORBIDDEN) on the second query (the history rule) only',
+    spec: (r) =>
+      r.id === 'graphql'
+        ? {
+            kind: 'graphql-error',
+            route: r.id,
+            type: 'FORBIDDEN',
+            message: 'Resource not accessible by integration',
+            skip: 1,
+            times: 1
+          }
+        : null
   }
 ]
 
@@ -202,6 +256,8 @@ export const OUTCOMES: Record<Outcome, string> = {
 /** The expected outcome of one cell, or null when the fault does not apply to the route. */
 export function expectedOutcome(route: Route, fault: Fault): Outcome | null {
   if (fault.spec(route) === null) return null
+  // GraphQL failing for good falls back to the REST source: the same answers.
+  if (route.id === 'graphql') return 'published'
   const recovers = ['500x2', 'reset', '403-rate-limit', '429-retry-after'].includes(
     fault.id
   )
@@ -266,7 +322,14 @@ export function renderMatrixDoc(): string {
     'cells add one 502 on `checks/create` (resp. `checks/update`) to reach them.',
     "`pulls/list` is only called on `workflow_run` (a fork PR's second stage): its cells",
     'run on that event. A 422 on an annotation batch applies to the two writes that carry',
-    'annotations only.',
+    "annotations only; GraphQL's `errors` faults to `graphql` only.",
+    '',
+    'The API source reads through GraphQL (`graphql`: one query, and a second for the',
+    'history rule) with the REST files list beside it. A GraphQL query that fails for good',
+    '(errors, partial data, 502s, timeouts, after the retries of a read) is not an answer:',
+    'the REST source asks the same questions (`pulls/get`, `git/get-tree`, `git/get-blob`,',
+    '`repos/get-content`, `repos/list-commits`) and the report is the same. Those routes',
+    'cells run with GraphQL refused, as for a token without it.',
     '',
     'A write whose answer never comes (timeout, reset) may still land. Before sending it',
     "again the action looks for it — the run by `external_id`, a PATCH by the run's",
@@ -293,9 +356,10 @@ export function renderMatrixDoc(): string {
   for (const route of ROUTES)
     for (const fault of FAULTS) {
       const outcome = expectedOutcome(route, fault)
-      lines.push(
-        `| \`${route.id}\` | ${fault.label} | ${outcome ? `\`${outcome}\`` : 'n/a (no annotations on this route)'} | ${outcome ? `${TEST_PREFIX} ${cellName(route, fault)}` : '—'} |`
-      )
+      if (outcome)
+        lines.push(
+          `| \`${route.id}\` | ${fault.label} | \`${outcome}\` | ${TEST_PREFIX} ${cellName(route, fault)} |`
+        )
     }
   return `${lines.join('\n')}\n`
 }

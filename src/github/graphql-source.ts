@@ -287,7 +287,14 @@ function graphqlSource(options: SourceOptions): ReceiptSource {
         null
       )
     },
-    receiptCommits: async (receipts) => receiptCommits(receipts.map(({ path }) => path))
+    async receiptCommits(receipts) {
+      try {
+        return await receiptCommits(receipts.map(({ path }) => path))
+      } catch {
+        // GraphQL failing after the first read: REST answers the same question.
+        return rest.receiptCommits(receipts)
+      }
+    }
   }
 
   async function receiptCommits(

@@ -7,6 +7,16 @@
  */
 import { createHash } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
+import { join } from 'node:path'
 import { GIT_EMAIL, GIT_NAME, GitRepo, gitEnv } from '../git-repo.js'
 import {
   buildContainer,
@@ -452,5 +462,45 @@ export function buildHistoryPr(receipts = 500, flowFiles = 30_000): BenchPr {
     body: '## Summary\n',
     receiptFiles: receipts,
     receiptBytes
+  }
+}
+
+/**
+ * {@link buildBenchPr} built once under `cacheDir` (a large shape takes a while) and
+ * lent to each bench run as a fresh repository borrowing the cached objects (git's
+ * alternates): nothing is copied, and the run may not change the cache.
+ */
+export function cachedBenchPr(shape: PrShape, cacheDir: string): BenchPr {
+  const dir = join(
+    cacheDir,
+    `pr-${shape.receipts}x${shape.generations}-${shape.findings}-${shape.bookkeepingAfter}`
+  )
+  const metaFile = join(dir, 'bench-pr.json')
+  if (!existsSync(metaFile)) {
+    const built = buildBenchPr(shape)
+    rmSync(dir, { recursive: true, force: true })
+    mkdirSync(cacheDir, { recursive: true })
+    renameOrCopy(built.repo.path, dir)
+    const { repo: _repo, ...meta } = built
+    writeFileSync(metaFile, JSON.stringify(meta))
+  }
+  const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as Omit<BenchPr, 'repo'>
+  const repo = GitRepo.init({ prefix: 'rg-bench-cached-' })
+  writeFileSync(
+    join(repo.path, '.git', 'objects', 'info', 'alternates'),
+    `${join(dir, '.git', 'objects')}\n`
+  )
+  repo.git('update-ref', `refs/heads/main`, meta.base)
+  repo.git('update-ref', `refs/heads/${meta.branch}`, meta.head)
+  repo.git('symbolic-ref', 'HEAD', `refs/heads/${meta.branch}`)
+  return { ...meta, repo }
+}
+
+function renameOrCopy(from: string, to: string): void {
+  try {
+    renameSync(from, to)
+  } catch {
+    cpSync(from, to, { recursive: true })
+    rmSync(from, { recursive: true, force: true })
   }
 }
