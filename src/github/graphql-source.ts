@@ -143,12 +143,6 @@ const FOLDER_QUERY = `query receiptGateFolder($owner: String!, $name: String!, $
   }
 }`
 
-const SINK_QUERY = `query receiptGateFile($owner: String!, $name: String!, $head: GitObjectID!, $sink: String!) {
-  repository(owner: $owner, name: $name) {
-    head: object(oid: $head) { ... on Commit { sink: file(path: $sink) { name type mode oid object { ... on Blob { ${BLOB} } } } } }
-  }
-}`
-
 /** `history(first: 1, path:)` per receipt, aliased, all in one query. */
 function historyQuery(count: number): string {
   const vars = Array.from({ length: count }, (_, i) => `$p${i}: String!`)
@@ -270,10 +264,9 @@ function graphqlSource(options: SourceOptions): ReceiptSource {
       )
     },
     async readFile(path) {
-      const sink =
-        prefetched.sink?.path === path
-          ? prefetched.sink.entry
-          : await readSink(octokit, base, head, path)
+      // Read with the PR, or (the head unknown then) through REST's contents API.
+      if (prefetched.sink?.path !== path) return rest.readFile(path)
+      const sink = prefetched.sink.entry
       if (!sink) return null
       const type =
         sink.type === 'tree' ? 'dir' : sink.type === 'commit' ? 'submodule' : null
@@ -328,21 +321,6 @@ function newestOf(history: unknown): ReceiptCommit | null {
     Array.isArray(parents) && isObject(parents[0]) ? str(parents[0].oid) : null
   // changedPaths null: the compare of the parent with the head covers this commit.
   return { sha: node.oid, parent, changedPaths: null }
-}
-
-async function readSink(
-  octokit: Octokit,
-  base: { owner: string; repo: string },
-  head: string,
-  path: string
-): Promise<GqlEntry | null> {
-  const data = await octokit.graphql<Json>(SINK_QUERY, {
-    owner: base.owner,
-    name: base.repo,
-    head,
-    sink: path
-  })
-  return isObject(data.repository) ? sinkEntry(data.repository) : null
 }
 
 /**

@@ -481,8 +481,7 @@ export function cachedBenchPr(shape: PrShape, cacheDir: string): BenchPr {
     rmSync(dir, { recursive: true, force: true })
     mkdirSync(cacheDir, { recursive: true })
     renameOrCopy(built.repo.path, dir)
-    const { repo: _repo, ...meta } = built
-    writeFileSync(metaFile, JSON.stringify(meta))
+    writeFileSync(metaFile, JSON.stringify({ ...built, repo: undefined }))
   }
   const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as Omit<BenchPr, 'repo'>
   const repo = GitRepo.init({ prefix: 'rg-bench-cached-' })
