@@ -84,6 +84,40 @@ describe('the GraphQL read', () => {
     expect(files!.receivedMs).toBeLessThan(read!.receivedMs + read!.durationMs)
   }, 30_000)
 
+  it('a head the event does not name (workflow_dispatch): the folder in a second query, the deferral file through REST', async () => {
+    const f = await fixture(
+      (reviewed, base) => ({
+        [`${DIR}/impl-fn-7.1.json`]: JSON.stringify({
+          ...JSON.parse(receiptWith(reviewed, base)),
+          walkthrough: {
+            applied: 0,
+            deferred: 1,
+            skipped: 0,
+            acknowledged: 0,
+            lfg_rest: false
+          }
+        }),
+        '.flow/review-deferred/feature-fn-7.md': '- [P2] a:1 — b\n'
+      }),
+      { body: '- [ ] a:1 — b — deferred from impl-review (`x`)' }
+    )
+    const event = await runOnPr(f)
+    const dispatch = await runOnPr(f, {
+      event: { name: 'workflow_dispatch', payload: {} },
+      inputs: { 'pull-number': '1' }
+    })
+    expect(dispatch.outputs).toMatchObject({ conclusion: 'success', receipts: '1' })
+    expect(reportOf(dispatch)).toEqual(reportOf(event))
+    expect((reportOf(dispatch) as { deferred: unknown }).deferred).toMatchObject({
+      expected: 1,
+      named: 1
+    })
+    expect(count(event, 'graphql')).toBe(1)
+    expect(count(event, 'repos/get-content')).toBe(0)
+    expect(count(dispatch, 'graphql')).toBe(2)
+    expect(count(dispatch, 'repos/get-content')).toBe(1)
+  }, 30_000)
+
   it('an invalid UTF-8 receipt and a binary one are read through REST blobs and judged as before', async () => {
     let at = 0
     const f = await fixture((reviewed, base) => {
