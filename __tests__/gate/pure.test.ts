@@ -20,7 +20,7 @@ import {
   notFullIdJudgement,
   judgeReviewedHead
 } from '../../src/gate/review-head.js'
-import type { TreeEntry } from '../../src/source/types.js'
+import type { TreeEntry } from '../../src/gate/source.js'
 
 describe('rowConclusion (SPEC §4 table)', () => {
   it.each([

@@ -14,7 +14,7 @@ import { apiSource } from '../github/api-source.js'
 import { createClient, GitHubError, type Octokit } from '../github/client.js'
 import { getPullRequest, type PullRequestInfo } from '../github/pulls.js'
 import { timeScaleFrom } from '../action/context.js'
-import { terminalLine } from '../render/safe-text.js'
+import { terminalLine } from '../util/safe-text.js'
 import { CliError } from './io.js'
 
 export interface PrTarget {

@@ -5,8 +5,10 @@
  * when a SHIP review's range holds it. A review whose base is unknown proves nothing:
  * the commits it might hold are unknown, never reviewed. Pure.
  */
-import type { PrCommit } from '../source/types.js'
-import type { BookkeepingMatcher } from './review-head.js'
+import type { GateOptions } from './options.js'
+import type { Problem } from './report.js'
+import { shortSha, type BookkeepingMatcher } from './review-head.js'
+import type { PrCommit } from './source.js'
 
 /** One selected receipt's review, with the PR commits its range holds. */
 export interface CoveringReview {
@@ -76,4 +78,34 @@ export function recordedBase(value: unknown): string | null {
   return typeof value === 'string' && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(value)
     ? value
     : null
+}
+
+/** With `coverage: require`, what is not proven reviewed fails the run (an unknown too). */
+export function coverageFailures(
+  options: GateOptions,
+  coverage: Coverage | null | undefined,
+  problems: Problem[]
+): boolean {
+  if (options.coverage !== 'require' || coverage === undefined) return false
+  if (coverage === null) {
+    problems.push({
+      code: 'coverage-unknown',
+      path: null,
+      message: 'coverage: require, but the review coverage could not be computed'
+    })
+    return true
+  }
+  for (const sha of coverage.unreviewed)
+    problems.push({
+      code: 'coverage-unreviewed',
+      path: null,
+      message: `code commit ${shortSha(sha)} is inside no SHIP review's range`
+    })
+  for (const sha of coverage.unknown)
+    problems.push({
+      code: 'coverage-unknown',
+      path: null,
+      message: `code commit ${shortSha(sha)} may be inside a SHIP review whose base is unknown: not proven reviewed`
+    })
+  return coverage.unreviewed.length + coverage.unknown.length > 0
 }

@@ -6,7 +6,7 @@
  * Pure: patches in, line facts out.
  */
 
-import type { ChangedFile, ChangedFiles } from '../source/types.js'
+import type { ChangedFile, ChangedFiles } from './source.js'
 
 export type { ChangedFile, ChangedFiles }
 

@@ -13,7 +13,8 @@ import {
   type ReceiptSource,
   type TreeEntry,
   type TreeListing
-} from '../source/types.js'
+} from '../gate/source.js'
+import { fullObjectId } from '../gate/review-head.js'
 import { GitHubError, type Octokit } from './client.js'
 import { filesPageParams, folderTreeParams } from './routes.js'
 
@@ -243,9 +244,6 @@ async function readBlob(
   }
 }
 
-/** A full object id: the only form of a reviewed SHA that goes into a URL. */
-const FULL_ID = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/
-
 /** The paths a files list touches: a rename both (moving a receipt in or out of the folder changes it). */
 function touchedPaths(
   files: ReadonlyArray<{ filename: string; previous_filename?: string }>
@@ -268,7 +266,7 @@ async function ancestry(
   head: string
 ): Promise<Ancestry> {
   // Receipt text is hostile: only a full object id goes into the URL (the gate checked).
-  if (!FULL_ID.test(reviewed)) return { kind: 'unknown-commit' }
+  if (fullObjectId(reviewed, head) !== reviewed) return { kind: 'unknown-commit' }
   if (reviewed === head.toLowerCase()) return { kind: 'identical' }
   try {
     const { data } = await octokit.rest.repos.compareCommitsWithBasehead({

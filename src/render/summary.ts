@@ -6,7 +6,17 @@
  * text goes through the escapers of `markdown-escape.ts`.
  */
 import type { Conclusion } from '../gate/gate.js'
-import type { PlacedFinding, ReceiptRow, Report, ReportFinding } from '../gate/report.js'
+import {
+  currentFindings,
+  introducedOpen,
+  isOpen,
+  type CurrentFinding,
+  type PlacedFinding,
+  type ReceiptRow,
+  type Report,
+  type ReportFinding
+} from '../gate/report.js'
+import { hintItem } from '../gate/deferred.js'
 import { shortSha } from '../gate/review-head.js'
 import { htmlText, mdCode, mdFence, mdInline } from './markdown-escape.js'
 
@@ -90,21 +100,6 @@ function plural(n: number, noun: string): string {
 /** The deferred audit's line when it was skipped: its note says why, once. */
 export function auditSkipped(notes: readonly string[]): string {
   return `skipped (${notes.join('; ')})`
-}
-
-/** Current findings that are introduced and still open (open or not_fixed). */
-export function introducedOpen(report: Report): ReportFinding[] {
-  return currentFindings(report).filter(
-    (f) =>
-      f.classification === 'introduced' &&
-      (f.status === 'open' || f.status === 'not_fixed')
-  )
-}
-
-function currentFindings(report: Report): Array<ReportFinding & { receipt: string }> {
-  return report.receipts.flatMap((row) =>
-    row.findings.map((f) => ({ ...f, receipt: row.path }))
-  )
 }
 
 interface Block {
@@ -355,7 +350,7 @@ function lines(finding: ReportFinding): string {
 }
 
 function findingBlocks(
-  findings: ReadonlyArray<ReportFinding & { receipt: string }>,
+  findings: readonly CurrentFinding[],
   withBodies: boolean,
   current = true
 ): Array<Block | LaterBlock> {
@@ -389,11 +384,7 @@ function indent(text: string): string {
 }
 
 function introducedBlocks(report: Report): Array<Block | LaterBlock> {
-  const introduced = currentFindings(report).filter(
-    (f) =>
-      f.classification === 'introduced' &&
-      (f.status === 'open' || f.status === 'not_fixed')
-  )
+  const introduced = introducedOpen(report)
   const head: Block = { text: '\n### 2. Introduced findings\n', priority: 3 }
   if (introduced.length === 0)
     return [
@@ -492,9 +483,7 @@ function suppressedDeferredBlocks(report: Report): Block[] {
       `- Deferred audit: ${d.hints.length === 0 ? '✅' : '❌'} the PR body names ${d.named} of ${d.expected} deferred finding${d.expected === 1 ? '' : 's'}`
     )
     for (const hint of d.hints) {
-      lines.push(
-        `  - not named: ${mdInline(hint.item ?? 'a deferred finding counted on the receipts')} — ${mdInline(hint.why)}`
-      )
+      lines.push(`  - not named: ${mdInline(hintItem(hint))} — ${mdInline(hint.why)}`)
       if (hint.nearMiss !== null)
         lines.push(`    - near miss: ${mdInline(hint.nearMiss.trim())}`)
       lines.push(`    - paste: ${mdCode(hint.paste)}`)
@@ -563,11 +552,7 @@ function anchorBlocks(report: Report): Block[] {
 
 function otherFindingBlocks(report: Report): Array<Block | LaterBlock> {
   const all = currentFindings(report)
-  const preExisting = all.filter(
-    (f) =>
-      f.classification === 'pre_existing' &&
-      (f.status === 'open' || f.status === 'not_fixed')
-  )
+  const preExisting = all.filter((f) => f.classification === 'pre_existing' && isOpen(f))
   const resolved = all.filter((f) => f.status === 'fixed' || f.status === 'withdrawn')
   const stale = report.receipts.flatMap((row) =>
     row.staleFindings.map((f) => ({ ...f, receipt: row.path }))

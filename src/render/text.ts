@@ -6,9 +6,10 @@
  * receipt text is made terminal-safe.
  */
 import type { Conclusion } from '../gate/gate.js'
+import { hintItem } from '../gate/deferred.js'
 import type { Report, ReportFinding } from '../gate/report.js'
 import { shortSha } from '../gate/review-head.js'
-import { terminalLine } from './safe-text.js'
+import { terminalLine } from '../util/safe-text.js'
 import { auditSkipped, drawsLabel, renderTitle } from './summary.js'
 
 /** The width used when the output is not a terminal (a pipe, a file, a CI log). */
@@ -93,8 +94,7 @@ export function renderText(
   else {
     entry('  ', '', `deferred audit: ${d.named} of ${d.expected} named in the PR body`, 4)
     for (const hint of d.hints) {
-      const item = hint.item ?? 'a deferred finding counted on the receipts'
-      entry('    ', '', `not named: ${terminalLine(item)}`, 6)
+      entry('    ', '', `not named: ${terminalLine(hintItem(hint))}`, 6)
       if (hint.nearMiss !== null)
         entry('      ', '', `near miss: ${terminalLine(hint.nearMiss.trim())}`, 8)
       entry('      ', '', `why: ${terminalLine(hint.why)}`, 8)
