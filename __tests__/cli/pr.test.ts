@@ -6,7 +6,6 @@
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { readFileSync, rmSync } from 'node:fs'
-import { main } from '../../src/cli/main.js'
 import type { Report } from '../../src/gate/report.js'
 import {
   DIR,
@@ -15,6 +14,7 @@ import {
   runOnPr,
   type PrFixture
 } from '../action/support.js'
+import { runCli, type CliRun } from '../support/check-cli.js'
 import { GitRepo } from '../support/git-repo.js'
 import { startFakeGitHub } from '../support/github-api/server.js'
 import { buildContainer, buildReceipt, jsonText } from '../support/receipt-builders.js'
@@ -38,30 +38,13 @@ async function fixture(...args: Parameters<typeof prFixture>): Promise<PrFixture
   return made
 }
 
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
-
 /** `receipt-gate <argv>` in-process with only `env` as its environment. */
-async function cli(
+const cli = async (
   env: Record<string, string>,
   argv: string[],
-  cwd = process.cwd()
-): Promise<Run> {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(argv, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    readFile: (path) => readFileSync(path),
-    cwd,
-    color: false,
-    env: { RECEIPT_GATE_TIME_SCALE: '0.001', ...env }
-  })
-  return { code, stdout, stderr }
-}
+  cwd?: string
+): Promise<CliRun> =>
+  runCli(argv, cwd, { env: { RECEIPT_GATE_TIME_SCALE: '0.001', ...env } })
 
 const apiEnv = (f: PrFixture): Record<string, string> => ({
   GITHUB_API_URL: f.fake.url,
@@ -271,7 +254,7 @@ describe('check --pr agrees with the action', () => {
 })
 
 describe('check --pr failures: one clear line, exit 2', () => {
-  const oneLine = (run: Run, pattern: RegExp): void => {
+  const oneLine = (run: CliRun, pattern: RegExp): void => {
     expect(run.code).toBe(2)
     expect(run.stdout).toBe('')
     expect(run.stderr.endsWith('\n')).toBe(true)
@@ -359,7 +342,7 @@ describe('check --pr failures: one clear line, exit 2', () => {
 
   describe('API answers', () => {
     let f: PrFixture
-    const check = async (env: Record<string, string>, pr = '1'): Promise<Run> =>
+    const check = async (env: Record<string, string>, pr = '1'): Promise<CliRun> =>
       cli({ ...apiEnv(f), ...env }, ['check', '--pr', pr, '--repo-slug', 'acme/widgets'])
 
     it('an unknown PR (404)', async () => {

@@ -69,9 +69,22 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   // (two independent round trips); a failure still surfaces where it is awaited.
   const changed = options.select.mode === 'changed' ? source.changedPaths() : null
   void changed?.catch(() => undefined)
-  const diffFiles = changedFilesOf(source)
+  const diffFiles = optional(
+    source.changedFiles?.bind(source),
+    (note): ChangedFiles => ({ files: null, note }),
+    'the changed files',
+    'the source lists no patches'
+  )
   // The PR's commits, for coverage, are asked for now too (the git source: one `log`).
-  const prCommits = options.coverage === 'off' ? null : prCommitsOf(source)
+  const prCommits =
+    options.coverage === 'off'
+      ? null
+      : optional(
+          source.prCommits?.bind(source),
+          (note) => ({ commits: null, note }),
+          'the PR commits',
+          'this source does not list the PR commits'
+        )
   // Compiled while those answers are on their way (picomatch: 2–3 ms of a cold run),
   // not after them.
   const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
@@ -143,9 +156,9 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   })
   problems.push(...auditProblems(unreadableSink, deferred.hints, sinkPath))
   const coverage =
-    options.coverage === 'off'
+    prCommits === null
       ? undefined
-      : await reviewCoverage(source, prCommits, pending, rows, isBookkeeping, notes)
+      : await reviewCoverage(source, await prCommits, pending, rows, isBookkeeping, notes)
   const coverageFails = coverageFailures(options, coverage, problems)
   const annotations = buildAnnotations(rows)
   const shown = annotations.slice(0, options.maxAnnotations)
@@ -178,99 +191,78 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
 /**
  * Review coverage of the PR's code commits by the selected receipts' reviews (issue 25):
  * each review's range is its recorded base..R; null when the source cannot list the PR's
- * commits (the note says why).
+ * commits or their ranges (the note says why).
  */
 async function reviewCoverage(
   source: ReceiptSource,
-  prCommits: ReturnType<typeof prCommitsOf> | null,
+  listed: { commits: PrCommit[] } | { commits: null; note: string },
   pending: readonly Pending[],
   rows: readonly ReceiptRow[],
   isBookkeeping: BookkeepingMatcher,
   notes: string[]
 ): Promise<Coverage | null> {
-  const listed = await (prCommits ?? prCommitsOf(source))
-  if (listed.commits === null || !source.commitsBetween) {
+  const ask = source.commitsBetween?.bind(source)
+  if (listed.commits === null || !ask) {
     notes.push(
       `coverage not computed: ${listed.commits === null ? listed.note : 'no commit ranges'}`
     )
     return null
   }
+  // One range question per distinct (base, reviewed) pair, however many receipts share it.
+  const between = once<string[] | null>()
+  const review = async (
+    row: ReceiptRow,
+    item: Pending,
+    reviewed: string
+  ): Promise<CoveringReview> => {
+    const base = reviewBase(item, reviewed)
+    const commits = await between(`${base ?? ''}..${reviewed}`, async () =>
+      ask(base, reviewed)
+    )
+    return {
+      receipt: row.path,
+      verdict: 'SHIP',
+      commits: commits === null ? null : new Set(commits),
+      baseKnown: base !== null
+    }
+  }
   try {
-    return await coverageOfRows(source, listed.commits, pending, rows, isBookkeeping)
+    const reviews = await Promise.all(
+      rows.flatMap((row, i) => {
+        const item = pending[i]
+        const known = row.currentness === 'current' || row.currentness === 'stale'
+        return item && known && row.verdict === 'SHIP' && row.reviewedHead !== null
+          ? [review(row, item, row.reviewedHead)]
+          : []
+      })
+    )
+    return coverageOf(codeCommits(listed.commits, isBookkeeping), reviews)
   } catch (error) {
     notes.push(`coverage not computed: ${errorText(error)}`)
     return null
   }
 }
 
-/** The PR's commits, or why they are unknown (a source without them, a failed read). */
-async function prCommitsOf(
-  source: ReceiptSource
-): Promise<{ commits: PrCommit[] } | { commits: null; note: string }> {
-  if (!source.prCommits)
-    return { commits: null, note: 'this source does not list the PR commits' }
+/**
+ * An optional question of the source: its answer, or `unknown(why)` when the source
+ * cannot answer it or the read fails (the gate goes on without it).
+ */
+async function optional<T>(
+  ask: (() => Promise<T>) | undefined,
+  unknown: (note: string) => T,
+  what: string,
+  none: string
+): Promise<T> {
+  if (!ask) return unknown(none)
   try {
-    return await source.prCommits()
+    return await ask()
   } catch (error) {
-    return {
-      commits: null,
-      note: `the PR commits could not be read: ${errorText(error)}`
-    }
+    return unknown(`${what} could not be read: ${errorText(error)}`)
   }
 }
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
-}
-
-async function coverageOfRows(
-  source: ReceiptSource,
-  commits: readonly PrCommit[],
-  pending: readonly Pending[],
-  rows: readonly ReceiptRow[],
-  isBookkeeping: BookkeepingMatcher
-): Promise<Coverage> {
-  if (!source.commitsBetween) throw new Error('no commit ranges')
-  // One range question per distinct (base, reviewed) pair, however many receipts share it.
-  const ask = source.commitsBetween.bind(source)
-  const between = once<string[] | null>()
-  const reviews = await Promise.all(
-    rows.flatMap((row, i) => {
-      const item = pending[i]
-      if (item === undefined || row.verdict !== 'SHIP' || row.reviewedHead === null)
-        return []
-      if (row.currentness === 'unreadable' || row.currentness === 'ambiguous') return []
-      const base = reviewBase(item, row.reviewedHead)
-      const reviewed = row.reviewedHead
-      return [
-        (async (): Promise<CoveringReview> => {
-          const commits = await between(`${base ?? ''}..${reviewed}`, async () =>
-            ask(base, reviewed)
-          )
-          return {
-            receipt: row.path,
-            verdict: row.verdict,
-            commits: commits === null ? null : new Set(commits),
-            baseKnown: base !== null
-          }
-        })()
-      ]
-    })
-  )
-  return coverageOf(codeCommits(commits, isBookkeeping), reviews)
-}
-
-/** The PR's changed files with patches; a source that cannot tell (or fails to) leaves them unknown. */
-async function changedFilesOf(source: ReceiptSource): Promise<ChangedFiles> {
-  if (!source.changedFiles) return { files: null, note: 'the source lists no patches' }
-  try {
-    return await source.changedFiles()
-  } catch (error) {
-    return {
-      files: null,
-      note: `the changed files could not be read: ${errorText(error)}`
-    }
-  }
 }
 
 /**

@@ -210,10 +210,7 @@ function decide(item: Pending, judged: Judged, options: GateOptions): Decided {
     case 'unreadable':
       return { fields: { currentness: 'unreadable' }, reason: item.reason }
     case 'lineage-failed':
-      return {
-        fields: { currentness: 'ambiguous', headSource: 'findings' },
-        reason: `ambiguous: ${item.reason}`
-      }
+      return ambiguous({}, `ambiguous: ${item.reason}`)
     case 'findings':
       return decideFindings(item, judged)
     case 'envelope': {
@@ -253,10 +250,7 @@ function decideFindings(
       const items = reportFindings(selection.tip)
       const gating = tipVerdict(item, selection.tip)
       if (typeof gating === 'object')
-        return {
-          fields: { ...orphan, currentness: 'ambiguous', headSource: 'findings' },
-          reason: `${prefix}ambiguous: ${gating.fault}`
-        }
+        return ambiguous(orphan, `${prefix}ambiguous: ${gating.fault}`)
       return {
         fields: {
           ...orphan,
@@ -274,15 +268,20 @@ function decideFindings(
       }
     }
     case 'ambiguous':
-      return {
-        fields: { ...orphan, currentness: 'ambiguous', headSource: 'findings' },
-        reason: `${prefix}ambiguous: ${selection.reason}`
-      }
+      return ambiguous(orphan, `${prefix}ambiguous: ${selection.reason}`)
     case 'absent':
-      return {
-        fields: { ...orphan, currentness: 'ambiguous', headSource: 'findings' },
-        reason: `${prefix}ambiguous: no structured generation of this receipt's kind and backend`
-      }
+      return ambiguous(
+        orphan,
+        `${prefix}ambiguous: no structured generation of this receipt's kind and backend`
+      )
+  }
+}
+
+/** A receipt whose findings lineage cannot be read to one tip: an unknown state. */
+function ambiguous(fields: Partial<ReceiptRow>, reason: string): Decided {
+  return {
+    fields: { ...fields, currentness: 'ambiguous', headSource: 'findings' },
+    reason
   }
 }
 

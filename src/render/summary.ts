@@ -110,93 +110,19 @@ interface Block {
   finding?: true
 }
 
-/**
- * A block whose text is made only when a summary may hold it: a finding's details.
- * `atLeast` is the least its size can be (escaping only ever lengthens text).
- */
-interface LaterBlock {
-  make: () => string
-  atLeast: number
-  priority: number
-}
-
-/** A block with its UTF-8 size: exact once its text is made, until then the least it can be. */
-interface Slot {
-  text?: string
-  make?: () => string
-  bytes: number
-  priority: number
-  finding?: true
-}
-
-/**
- * The blocks of each report, made once. Performance (issue 7): the action renders one
- * report twice (the check run's 64 KiB, the job summary's 1 MiB), and escaping every
- * finding's text is most of a render; a report is not changed once built.
- */
-const slotsOf = new WeakMap<Report, readonly Slot[]>()
-
-function slots(report: Report): readonly Slot[] {
-  let out = slotsOf.get(report)
-  if (out === undefined) {
-    out = summaryBlocks(report).map((block): Slot =>
-      'make' in block
-        ? { make: block.make, bytes: block.atLeast, priority: block.priority }
-        : { ...block, bytes: byteLength(block.text) }
-    )
-    slotsOf.set(report, out)
-  }
-  return out
-}
-
-/** A slot's text, made and measured the first time it is needed. */
-function made(slot: Slot): string {
-  if (slot.text === undefined && slot.make !== undefined) {
-    slot.text = slot.make()
-    slot.bytes = byteLength(slot.text)
-  }
-  return slot.text ?? ''
-}
-
-function totalBytes(slots: readonly Slot[]): number {
-  return slots.reduce((sum, slot) => sum + slot.bytes, 0)
-}
-
 /** Renders the summary within `maxBytes`, cutting whole blocks and saying what was cut. */
 export function renderSummary(
   report: Report,
   maxBytes: number = SUMMARY_LIMITS.checkRun
 ): string {
-  return summaryPieces(report, maxBytes).join('')
-}
-
-/**
- * The summary `renderSummary` gives, as the pieces it is joined from, in order.
- *
- * Performance (issue 7): the job summary's megabyte is written from these, encoded once
- * into the file's bytes. Joined first, it was a two-megabyte string (two bytes a
- * character once any text is outside Latin-1, as the icons are) and copied again with the
- * line end, and on a 2-core runner every megabyte of fresh memory is milliseconds.
- */
-export function summaryPieces(
-  report: Report,
-  maxBytes: number = SUMMARY_LIMITS.checkRun
-): string[] {
-  const all = slots(report)
+  const blocks = summaryBlocks(report)
   for (let floor = 0; floor <= 3; floor++) {
-    const kept = all.filter((slot) => slot.priority >= floor)
-    const dropped = all.filter((slot) => slot.priority < floor)
-    // The size the pieces add up to (a newline between blocks, then the note), without
-    // building a text of every block only to find it too long. Details not made yet
-    // count at their least: only if that fits are they made and measured (issue 7: the
-    // check run's 64 KiB never holds 200 findings' details, made for nothing before the
-    // check run could be posted; the job summary makes them, while it is on the wire).
-    const rest = Math.max(0, kept.length - 1) + byteLength(cutNote(dropped))
-    if (totalBytes(kept) + rest > maxBytes) continue
-    for (const slot of kept) made(slot)
-    if (totalBytes(kept) + rest <= maxBytes) return pieces(kept, dropped)
+    const kept = blocks.filter((block) => block.priority >= floor)
+    const dropped = blocks.filter((block) => block.priority < floor)
+    const text = kept.map((block) => block.text).join('\n') + cutNote(dropped)
+    if (byteLength(text) <= maxBytes) return text
   }
-  return [hardCut(all, maxBytes)]
+  return hardCut(blocks, maxBytes)
 }
 
 /**
@@ -204,7 +130,7 @@ export function summaryPieces(
  * current finding is an annotation, a summary line, or counted here (SPEC §5). The
  * old note counted "detail blocks" only, so cut finding lines went uncounted.
  */
-function cutNote(dropped: ReadonlyArray<{ finding?: true }>): string {
+function cutNote(dropped: readonly Block[]): string {
   if (dropped.length === 0) return ''
   const findings = dropped.filter((block) => block.finding).length
   const other = dropped.length - findings
@@ -215,25 +141,13 @@ function cutNote(dropped: ReadonlyArray<{ finding?: true }>): string {
   return `\n\n> **Note:** ${parts.join(' and ')} not shown: the summary is limited in size. The JSON report (output \`report\`) has everything.\n`
 }
 
-/** The blocks' texts with a newline between them, then the note on what was cut. */
-function pieces(kept: readonly Slot[], dropped: readonly Slot[]): string[] {
-  const out: string[] = []
-  for (const [i, slot] of kept.entries()) {
-    if (i > 0) out.push('\n')
-    out.push(made(slot))
-  }
-  const note = cutNote(dropped)
-  if (note) out.push(note)
-  return out
-}
-
 /** Even the essential blocks do not fit: keep what fits in order, count the rest. */
-function hardCut(slots: readonly Slot[], maxBytes: number): string {
-  const essential = slots.filter((slot) => slot.priority >= 3)
-  const lesser = slots.filter((slot) => slot.priority < 3)
+function hardCut(blocks: readonly Block[], maxBytes: number): string {
+  const essential = blocks.filter((block) => block.priority >= 3)
+  const lesser = blocks.filter((block) => block.priority < 3)
   let out = ''
   for (let i = 0; i < essential.length; i++) {
-    const next = `${out}${made(essential[i] as Slot)}\n`
+    const next = `${out}${(essential[i] as Block).text}\n`
     const note = cutNote([...essential.slice(i + 1), ...lesser])
     if (byteLength(next) + byteLength(note) > maxBytes)
       return out + cutNote([...essential.slice(i), ...lesser])
@@ -246,7 +160,7 @@ function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8')
 }
 
-function summaryBlocks(report: Report): Array<Block | LaterBlock> {
+function summaryBlocks(report: Report): Block[] {
   return [
     ...headerBlocks(report),
     ...verdictBlocks(report),
@@ -353,18 +267,12 @@ function findingBlocks(
   findings: readonly CurrentFinding[],
   withBodies: boolean,
   current = true
-): Array<Block | LaterBlock> {
+): Block[] {
   return findings.flatMap((finding) => {
     const line: Block = { text: findingLine(finding, finding.receipt), priority: 2 }
-    const blocks: Array<Block | LaterBlock> = [
-      current ? { ...line, finding: true } : line
-    ]
+    const blocks: Block[] = [current ? { ...line, finding: true } : line]
     if (withBodies) {
-      blocks.push({
-        make: () => detailsText(finding),
-        atLeast: byteLength(finding.body) + byteLength(finding.suggestion ?? ''),
-        priority: 1
-      })
+      blocks.push({ text: detailsText(finding), priority: 1 })
     }
     return blocks
   })
@@ -383,7 +291,7 @@ function indent(text: string): string {
   return `  ${text.replace(/\n/g, '\n  ')}`
 }
 
-function introducedBlocks(report: Report): Array<Block | LaterBlock> {
+function introducedBlocks(report: Report): Block[] {
   const introduced = introducedOpen(report)
   const head: Block = { text: '\n### 2. Introduced findings\n', priority: 3 }
   if (introduced.length === 0)
@@ -550,14 +458,14 @@ function anchorBlocks(report: Report): Block[] {
   ]
 }
 
-function otherFindingBlocks(report: Report): Array<Block | LaterBlock> {
+function otherFindingBlocks(report: Report): Block[] {
   const all = currentFindings(report)
   const preExisting = all.filter((f) => f.classification === 'pre_existing' && isOpen(f))
   const resolved = all.filter((f) => f.status === 'fixed' || f.status === 'withdrawn')
   const stale = report.receipts.flatMap((row) =>
     row.staleFindings.map((f) => ({ ...f, receipt: row.path }))
   )
-  const out: Array<Block | LaterBlock> = []
+  const out: Block[] = []
   if (preExisting.length)
     out.push(
       { text: '\n### Pre-existing findings\n', priority: 2 },
