@@ -4,9 +4,9 @@
  * description), on pull requests built in real git repositories.
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals'
-import { readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import type { BuiltObject } from '../support/receipt-builders.js'
-import { DIR, prFixture, receiptWith, runOnPr, type PrFixture } from './support.js'
+import { DIR, receiptWith, trackedPrs } from './support.js'
 import type { ActionRun } from '../support/runner.js'
 import MarkdownIt from 'markdown-it'
 
@@ -14,32 +14,7 @@ import MarkdownIt from 'markdown-it'
 // loaded 2-core machine (a limit on the test, not an assertion on the action's speed).
 jest.setTimeout(30_000)
 
-const open: PrFixture[] = []
-const runs: ActionRun[] = []
-afterEach(async () => {
-  for (const fixture of open.splice(0)) {
-    fixture.fake.assertNoViolations()
-    await fixture.fake.close()
-    fixture.repo.cleanup()
-    rmSync(fixture.emptyWorkspace, { recursive: true, force: true })
-  }
-  runs.splice(0).forEach((run) => run.cleanup())
-})
-
-async function fixture(...args: Parameters<typeof prFixture>): Promise<PrFixture> {
-  const made = await prFixture(...args)
-  open.push(made)
-  return made
-}
-
-async function run(
-  f: PrFixture,
-  options: Parameters<typeof runOnPr>[1] = {}
-): Promise<ActionRun> {
-  const result = await runOnPr(f, options)
-  runs.push(result)
-  return result
-}
+const { fixture, run } = trackedPrs(afterEach)
 
 const writes = (r: ActionRun) => r.requests.filter((q) => q.method !== 'GET')
 

@@ -5,38 +5,15 @@
  * the same PR; API and usage failures are one line on stderr and exit 2.
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
-import { readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import type { Report } from '../../src/gate/report.js'
-import {
-  DIR,
-  prFixture,
-  receiptWith,
-  runOnPr,
-  type PrFixture
-} from '../action/support.js'
+import { DIR, receiptWith, trackedPrs, type PrFixture } from '../action/support.js'
 import { runCli, type CliRun } from '../support/check-cli.js'
 import { GitRepo } from '../support/git-repo.js'
 import { startFakeGitHub } from '../support/github-api/server.js'
 import { buildContainer, buildReceipt, jsonText } from '../support/receipt-builders.js'
 
-const open: PrFixture[] = []
-afterAll(async () => {
-  for (const fixture of open.splice(0)) {
-    try {
-      fixture.fake.assertNoViolations()
-    } finally {
-      await fixture.fake.close()
-      fixture.repo.cleanup()
-      rmSync(fixture.emptyWorkspace, { recursive: true, force: true })
-    }
-  }
-})
-
-async function fixture(...args: Parameters<typeof prFixture>): Promise<PrFixture> {
-  const made = await prFixture(...args)
-  open.push(made)
-  return made
-}
+const { fixture, run: runOnPr } = trackedPrs(afterAll)
 
 /** `receipt-gate <argv>` in-process with only `env` as its environment. */
 const cli = async (

@@ -55,37 +55,31 @@ export function classify(
     name: baseName(entry.path),
     bytes: blobOf(entry, blobs)
   }))
-  if (plan.latest === null) {
-    const loaded = loadGenerations(null, history)
-    if (!loaded.ok)
-      return { kind: 'lineage-failed', plan, receipt: null, reason: loaded.reason }
-    return {
-      kind: 'findings',
-      plan,
-      receipt: null,
-      generations: loaded.generations
-    }
-  }
-  const bytes = blobOf(plan.latest, blobs)
+  const latest = plan.latest && readLatest(plan, plan.latest, blobs)
+  if (latest && 'kind' in latest) return latest
+  const receipt = latest?.receipt ?? null
+  const loaded = loadGenerations(
+    latest && { ...latest, receipt: latest.receipt.data, name: baseName(plan.path) },
+    history
+  )
+  return loaded.ok
+    ? { kind: 'findings', plan, receipt, generations: loaded.generations }
+    : { kind: 'lineage-failed', plan, receipt, reason: loaded.reason }
+}
+
+/** The latest receipt with its valid findings; else what it is (unreadable, unbound…). */
+function readLatest(
+  plan: ReceiptPlan,
+  entry: TreeEntry,
+  blobs: Map<string, Uint8Array | string>
+): Pending | { receipt: ReadableReceipt; findings: FindingsContainer } {
+  const bytes = blobOf(entry, blobs)
   if (!(bytes instanceof Uint8Array))
     return { kind: 'unreadable', plan, reason: bytes.unreadable }
   const receipt = inspectReceipt(plan.path, bytes)
   if (!receipt.readable) return { kind: 'unreadable', plan, reason: receipt.reason }
-  const container = receipt.projection.findings
-  if (receipt.projection.state === 'valid' && container) {
-    const loaded = loadGenerations(
-      { receipt: receipt.data, findings: container, name: baseName(plan.path) },
-      history
-    )
-    if (!loaded.ok)
-      return { kind: 'lineage-failed', plan, receipt, reason: loaded.reason }
-    return {
-      kind: 'findings',
-      plan,
-      receipt,
-      generations: loaded.generations
-    }
-  }
+  const findings = receipt.projection.findings
+  if (receipt.projection.state === 'valid' && findings) return { receipt, findings }
   const head = envelopeHead(receipt.data)
   if (head !== null) return { kind: 'envelope', plan, receipt, sha: head }
   return { kind: 'unbound', plan, receipt }
