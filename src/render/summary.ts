@@ -93,7 +93,7 @@ function failureCauses(report: Report): string[] {
   return causes
 }
 
-function plural(n: number, noun: string): string {
+export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
@@ -135,8 +135,8 @@ function cutNote(dropped: readonly Block[]): string {
   const findings = dropped.filter((block) => block.finding).length
   const other = dropped.length - findings
   const parts = [
-    ...(findings > 0 ? [`${findings} finding${findings === 1 ? '' : 's'}`] : []),
-    ...(other > 0 ? [`${other} detail block${other === 1 ? '' : 's'}`] : [])
+    ...(findings > 0 ? [plural(findings, 'finding')] : []),
+    ...(other > 0 ? [plural(other, 'detail block')] : [])
   ]
   return `\n\n> **Note:** ${parts.join(' and ')} not shown: the summary is limited in size. The JSON report (output \`report\`) has everything.\n`
 }
@@ -184,7 +184,7 @@ function headerBlocks(report: Report): Block[] {
     '',
     `**${mdInline(renderTitle(report))}**`,
     '',
-    `Head ${mdCode(shortSha(report.head))}${report.base ? ` · changed since ${mdCode(shortSha(report.base))}` : ''} · ${report.receipts.length} receipt${report.receipts.length === 1 ? '' : 's'} selected · required: ${required}`
+    `Head ${mdCode(shortSha(report.head))}${report.base ? ` · changed since ${mdCode(shortSha(report.base))}` : ''} · ${plural(report.receipts.length, 'receipt')} selected · required: ${required}`
   ]
   for (const note of report.notes) lines.push('', `> ${mdInline(note)}`)
   return [{ text: lines.join('\n'), priority: 3 }]
@@ -195,16 +195,10 @@ function verdictBlocks(report: Report): Block[] {
   if (report.receipts.length === 0)
     out.push({ text: '_No receipt selected._', priority: 3 })
   else {
-    const rows = report.receipts.map(
-      (row) =>
-        `| ${mdCode(row.path)} | ${cell(row.type)} | ${cell(row.mode)} | ${cell(row.verdict)}${drawsLabel(
-          row.draws
-        )
-          .map((d) => ` (${d})`)
-          .join(
-            ''
-          )} | ${currentnessCell(row)} | ${ICON[row.conclusion]} ${row.conclusion} |`
-    )
+    const rows = report.receipts.map((row) => {
+      const verdict = [cell(row.verdict), ...drawsLabel(row.draws).map((d) => `(${d})`)]
+      return `| ${mdCode(row.path)} | ${cell(row.type)} | ${cell(row.mode)} | ${verdict.join(' ')} | ${currentnessCell(row)} | ${ICON[row.conclusion]} ${row.conclusion} |`
+    })
     out.push({
       text: [
         '| Receipt | Type | Backend | Verdict | Currentness | Conclusion |',
@@ -225,7 +219,7 @@ function verdictBlocks(report: Report): Block[] {
 
 /** "3 draws" for a fan-out receipt's row; nothing for a single review. */
 export function drawsLabel(draws: number | null | undefined): string[] {
-  return draws ? [`${draws} draw${draws === 1 ? '' : 's'}`] : []
+  return draws ? [plural(draws, 'draw')] : []
 }
 
 function cell(value: string | null): string {
@@ -250,17 +244,15 @@ function currentnessCell(row: ReceiptRow): string {
 /** The summary line of a finding (exported for the tests that prove nothing is lost). */
 export function findingLine(finding: ReportFinding, receipt: string): string {
   const where = finding.anchor
-    ? ` — ${mdCode(`${finding.anchor.path}:${lines(finding)}`)}${finding.anchor.side === 'base' ? ' (base side)' : ''}`
+    ? ` — ${mdCode(anchorText(finding.anchor))}${finding.anchor.side === 'base' ? ' (base side)' : ''}`
     : ''
   return `- **${finding.severity}** · confidence ${finding.confidence} · ${finding.status} — ${mdInline(finding.title)}${where} · ${mdCode(receipt.slice(receipt.lastIndexOf('/') + 1))}`
 }
 
-function lines(finding: ReportFinding): string {
-  const anchor = finding.anchor
-  if (!anchor) return ''
-  return anchor.endLine === anchor.startLine
-    ? `${anchor.startLine}`
-    : `${anchor.startLine}-${anchor.endLine}`
+/** `path:start` or `path:start-end`. */
+export function anchorText(anchor: NonNullable<ReportFinding['anchor']>): string {
+  const { path, startLine: start, endLine: end } = anchor
+  return end === start ? `${path}:${start}` : `${path}:${start}-${end}`
 }
 
 function findingBlocks(
@@ -271,9 +263,7 @@ function findingBlocks(
   return findings.flatMap((finding) => {
     const line: Block = { text: findingLine(finding, finding.receipt), priority: 2 }
     const blocks: Block[] = [current ? { ...line, finding: true } : line]
-    if (withBodies) {
-      blocks.push({ text: detailsText(finding), priority: 1 })
-    }
+    if (withBodies) blocks.push({ text: detailsText(finding), priority: 1 })
     return blocks
   })
 }
@@ -303,7 +293,7 @@ function introducedBlocks(report: Report): Block[] {
     report.annotationsNotShown > 0
       ? [
           {
-            text: `\n${report.annotationsNotShown} annotation${report.annotationsNotShown === 1 ? '' : 's'} not shown (limit: max-annotations); the JSON report (output \`report\`) lists every finding.`,
+            text: `\n${plural(report.annotationsNotShown, 'annotation')} not shown (limit: max-annotations); the JSON report (output \`report\`) lists every finding.`,
             priority: 3
           }
         ]
@@ -343,7 +333,7 @@ function placementBlocks(report: Report): Block[] {
 function coverageBlocks(report: Report): Block[] {
   const coverage = report.coverage
   if (!coverage) return []
-  const head = `\n### Review coverage\n\n${coverage.reviewed} of ${coverage.commits} code commit${coverage.commits === 1 ? '' : 's'} inside a SHIP review's range (its recorded base..reviewed head).`
+  const head = `\n### Review coverage\n\n${coverage.reviewed} of ${plural(coverage.commits, 'code commit')} inside a SHIP review's range (its recorded base..reviewed head).`
   const lines = coverage.list
     .filter((c) => c.state !== 'reviewed')
     .map((c) =>
@@ -377,7 +367,7 @@ function suppressedDeferredBlocks(report: Report): Block[] {
     const total = suppressed ? Object.values(suppressed).reduce((a, b) => a + b, 0) : 0
     if (total > 0)
       lines.push(
-        `- ${mdCode(row.path)}: ${total} finding${total === 1 ? '' : 's'} suppressed below the confidence bar`
+        `- ${mdCode(row.path)}: ${plural(total, 'finding')} suppressed below the confidence bar`
       )
     if (row.details?.deferred)
       lines.push(
@@ -388,7 +378,7 @@ function suppressedDeferredBlocks(report: Report): Block[] {
   if (d.skipped) lines.push(`- Deferred audit: ${mdInline(auditSkipped(d.notes))}`)
   else {
     lines.push(
-      `- Deferred audit: ${d.hints.length === 0 ? '✅' : '❌'} the PR body names ${d.named} of ${d.expected} deferred finding${d.expected === 1 ? '' : 's'}`
+      `- Deferred audit: ${d.hints.length === 0 ? '✅' : '❌'} the PR body names ${d.named} of ${plural(d.expected, 'deferred finding')}`
     )
     for (const hint of d.hints) {
       lines.push(`  - not named: ${mdInline(hintItem(hint))} — ${mdInline(hint.why)}`)
