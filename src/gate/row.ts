@@ -177,11 +177,7 @@ function baseRow(item: Pending): ReceiptRow {
     currentness: 'unreadable',
     headSource: 'none',
     reviewedHead: null,
-    structured: projection
-      ? projection.state === 'valid'
-        ? 'valid'
-        : projection.state
-      : 'absent',
+    structured: projection?.state ?? 'absent',
     structuredReasons: projection?.reasons ?? [],
     round: projection?.findings?.round ?? null,
     conclusion: 'failure',
@@ -319,14 +315,8 @@ function orphanEnvelope(
     details: receiptDetails(receipt),
     draws: drawCount(receipt)
   }
-  if (envelope.ok)
-    return {
-      ...fields,
-      type: envelope.envelope.type,
-      id: envelope.envelope.id,
-      mode: envelope.envelope.mode,
-      verdict: envelope.envelope.verdict
-    }
+  // The four fields of the envelope are the row's own (type, id, verdict, mode).
+  if (envelope.ok) return { ...fields, ...envelope.envelope }
   const text = (key: string): string | null =>
     isJsonObject(receipt) && typeof own(receipt, key) === 'string'
       ? (own(receipt, key) as string)
