@@ -65,11 +65,6 @@ export function sinkTails(markdown: string): string[] {
     .map(sinkTailOf)
 }
 
-/** Number of deferral bullets in a PR body (ticked ones count too). */
-export function countBodyBullets(body: string): number {
-  return body.split(/\r?\n/).filter((line) => BODY_BULLET.test(line)).length
-}
-
 /** A Markdown task-list checkbox opening a line, ticked or not. */
 const CHECKBOX = /^[ \t]*[-*+] \[[ xX]\] /
 /** The breadcrumb make-pr writes after each deferred finding. */
