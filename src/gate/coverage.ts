@@ -32,13 +32,16 @@ export interface Coverage {
   note: string | null
 }
 
-/** The PR's code commits: those that change a path bookkeeping does not cover. */
+/**
+ * The PR's code commits: those that change a path bookkeeping does not cover, and those
+ * whose paths are not listed (nothing shows them bookkeeping-only).
+ */
 export function codeCommits(
   commits: readonly PrCommit[],
   isBookkeeping: BookkeepingMatcher
 ): string[] {
   return commits
-    .filter((commit) => commit.paths.some((path) => !isBookkeeping(path)))
+    .filter((commit) => commit.paths?.some((path) => !isBookkeeping(path)) ?? true)
     .map((commit) => commit.sha)
 }
 
