@@ -138,7 +138,8 @@ export async function checkPullRequest(
     repo,
     head: pull.headSha,
     pullNumber: number,
-    changedFiles: pull.changedFiles
+    changedFiles: pull.changedFiles,
+    baseSha: pull.baseSha
   })
   const report = await api(target, 'gate', async () =>
     evaluate({

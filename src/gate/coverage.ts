@@ -45,6 +45,39 @@ export function codeCommits(
     .map((commit) => commit.sha)
 }
 
+/**
+ * The PR commits `tip` reaches, itself included, over the PR's parent graph (sha → parent
+ * ids): a parent outside the PR is on the base side, and so is all it reaches.
+ */
+export function reachableInPr(
+  parents: ReadonlyMap<string, readonly string[]>,
+  tip: string
+): Set<string> {
+  const reached = new Set<string>()
+  const stack = [tip]
+  for (let sha = stack.pop(); sha !== undefined; sha = stack.pop()) {
+    const up = parents.get(sha)
+    if (up === undefined || reached.has(sha)) continue
+    reached.add(sha)
+    stack.push(...up)
+  }
+  return reached
+}
+
+/**
+ * The commits whose paths coverage must list: unlisted ones no SHIP review with a known
+ * base holds (a reviewed commit is reviewed whatever it changed).
+ */
+export function toClassify(
+  commits: readonly PrCommit[],
+  reviews: readonly CoveringReview[]
+): string[] {
+  const held = reviews.filter((r) => r.verdict === 'SHIP' && r.baseKnown)
+  return commits
+    .filter((c) => c.paths === null && !held.some((r) => r.commits?.has(c.sha) === true))
+    .map((c) => c.sha)
+}
+
 /** Each code commit's coverage by the SHIP reviews. */
 export function coverageOf(
   code: readonly string[],

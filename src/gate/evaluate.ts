@@ -32,6 +32,7 @@ import {
   codeCommits,
   coverageOf,
   recordedBase,
+  toClassify,
   type Coverage,
   type CoveringReview
 } from './coverage.js'
@@ -308,7 +309,27 @@ async function coverageOfRows(
       ]
     })
   )
-  return coverageOf(codeCommits(commits, isBookkeeping), reviews)
+  return coverageOf(
+    codeCommits(await listPaths(source, commits, reviews), isBookkeeping),
+    reviews
+  )
+}
+
+/**
+ * Lists the paths of the commits no SHIP review holds (the API: one request a commit),
+ * to tell code from bookkeeping; a commit left unlisted counts as code.
+ */
+async function listPaths(
+  source: ReceiptSource,
+  commits: readonly PrCommit[],
+  reviews: readonly CoveringReview[]
+): Promise<readonly PrCommit[]> {
+  const shas = toClassify(commits, reviews)
+  if (shas.length === 0 || !source.commitPaths) return commits
+  const listed = await source.commitPaths(shas)
+  return commits.map((c) =>
+    listed.has(c.sha) ? { ...c, paths: listed.get(c.sha) ?? null } : c
+  )
 }
 
 /** A review's recorded base: the envelope's `base` when a SHA, else its generation's `baseSha`. */
