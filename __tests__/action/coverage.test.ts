@@ -65,10 +65,11 @@ afterAll(async () => {
 
 /** The action on PR 1 through the API source (the workspace does not hold the head). */
 async function action(
-  inputs: Record<string, string> = {}
+  inputs: Record<string, string> = {},
+  on: FakeGitHub = fake
 ): Promise<{ run: ActionRun; report: Report; calls: (op: string) => string[] }> {
   const run = await runAction({
-    fake,
+    fake: on,
     event: { name: 'pull_request', pull: 1 },
     workspace,
     inputs,
@@ -85,9 +86,15 @@ async function action(
   }
 }
 
-/** The CLI's coverage from git for the same repository. */
-async function fromGit(): Promise<Report['coverage']> {
-  return (await checkJson(repo.path, '--base', 'main')).report.coverage
+/**
+ * The CLI's coverage from git for the same repository, with the API's note: over the API
+ * the commits inside SHIP reviews' ranges are not read (git reads every commit's paths).
+ */
+async function fromGit(api: Report, at: GitRepo = repo): Promise<Report['coverage']> {
+  const git = (await checkJson(at.path, '--base', 'main')).report.coverage
+  expect(git?.note).toBeNull()
+  expect(api.coverage?.note).toMatch(/counted as code without their paths read/)
+  return git && { ...git, note: api.coverage?.note ?? null }
 }
 
 describe('review coverage through dist/index.js (API source)', () => {
@@ -104,7 +111,7 @@ describe('review coverage through dist/index.js (API source)', () => {
       [c1, 'reviewed'],
       [c2, 'reviewed']
     ])
-    expect(report.coverage).toEqual(await fromGit())
+    expect(report.coverage).toEqual(await fromGit(report))
     expect(calls('pulls/list-commits')).toHaveLength(1)
     // Main's older commit is outside the PR: one compare tells which PR commits it reaches.
     expect(
@@ -132,7 +139,7 @@ describe('review coverage through dist/index.js (API source)', () => {
       unreviewed: [c3],
       unknown: []
     })
-    expect(report.coverage).toEqual(await fromGit())
+    expect(report.coverage).toEqual(await fromGit(report))
     expect(report.conclusion).toBe('success')
 
     const required = await action({ coverage: 'require' })
@@ -161,11 +168,97 @@ describe('review coverage through dist/index.js (API source)', () => {
     // Review 5 could hold anything before c5 (c3 too): unknown, not unreviewed.
     expect(report.coverage).toMatchObject({ commits: 6, reviewed: 3 })
     expect(report.coverage?.unknown).toEqual([c3, c5, c6])
-    expect(report.coverage).toEqual(await fromGit())
+    expect(report.coverage).toEqual(await fromGit(report))
     const required = await action({ coverage: 'require' })
     expect(required.report.conclusion).toBe('failure')
     expect(required.report.problems).toContainEqual(
       expect.objectContaining({ code: 'coverage-unknown' })
     )
+  })
+})
+
+describe('review coverage over the API: a PR that merged its base branch in', () => {
+  // Flow-Next's way: every review's base is the merge base of its base branch and head.
+  const other = GitRepo.init()
+  const m0 = other.write({ 'src/a.ts': 'a\n' }).commit('main')
+  other.branch('feature')
+  const c1 = other.write({ 'src/t1.ts': '1\n' }).commit('task 1')
+  other
+    .write({ [`${DIR}/impl-fn-2.1.json`]: receipt('fn-2.1', c1, m0) })
+    .commit('receipt 1')
+  other.checkout('main')
+  const m1 = other.write({ 'src/b.ts': 'b\n' }).commit('main moves on')
+  other.checkout('feature')
+  other.merge('main')
+  const c2 = other.write({ 'src/t2.ts': '2\n' }).commit('task 2')
+  other
+    .write({ [`${DIR}/impl-fn-2.2.json`]: receipt('fn-2.2', c2, m1) })
+    .commit('receipt 2')
+  let on: FakeGitHub
+  beforeAll(async () => {
+    on = await startFakeGitHub({
+      repo: other,
+      pulls: [{ number: 1, head: { ref: 'feature' }, base: { ref: 'main' }, body: '' }]
+    })
+  })
+  afterAll(async () => {
+    try {
+      on.assertNoViolations()
+    } finally {
+      await on.close()
+      other.cleanup()
+    }
+  })
+
+  it('walks the merge, asks nothing of the merge base or the PR base, and agrees with git', async () => {
+    const { report, calls } = await action({}, on)
+    expect(report.coverage).toMatchObject({ reviewed: 3, unreviewed: [], unknown: [] })
+    // Receipt 1's commit is inside review 2's range: not read over the API, so counted
+    // (the note says so), where git reads it and leaves it out.
+    const git = (await checkJson(other.path, '--base', 'main')).report.coverage
+    expect(git).toMatchObject({ commits: 2, reviewed: 2, unreviewed: [], unknown: [] })
+    expect(report.coverage?.note).toMatch(/^3 commits counted as code/)
+    const compared = calls('repos/compare-commits-with-basehead')
+    expect(compared.filter((p) => p.includes(m0) || p.includes(m1))).toEqual([])
+    // Only receipt 2's commit lies outside every range.
+    expect(calls('repos/get-commit')).toHaveLength(1)
+  })
+})
+
+describe('review coverage over the API: more commits than GitHub lists', () => {
+  const long = GitRepo.init()
+  const m0 = long.write({ 'src/a.ts': 'a\n' }).commit('main')
+  long.branch('feature')
+  let head = m0
+  for (let i = 0; i < 250; i++) head = long.commit(`step ${i}`, { allowEmpty: true })
+  long
+    .write({ [`${DIR}/impl-fn-3.1.json`]: receipt('fn-3.1', head, m0) })
+    .commit('receipt')
+  let on: FakeGitHub
+  beforeAll(async () => {
+    on = await startFakeGitHub({
+      repo: long,
+      pulls: [{ number: 1, head: { ref: 'feature' }, base: { ref: 'main' }, body: '' }]
+    })
+  })
+  afterAll(async () => {
+    try {
+      on.assertNoViolations()
+    } finally {
+      await on.close()
+      long.cleanup()
+    }
+  })
+
+  it('reports coverage unknown with why, and require fails', async () => {
+    const { report, calls } = await action({}, on)
+    expect(report.coverage).toBeNull()
+    expect(report.notes).toContain(
+      'coverage not computed: the PR has 250 commits or more, more than GitHub lists'
+    )
+    expect(calls('pulls/list-commits')).toHaveLength(3)
+    expect(calls('repos/get-commit')).toEqual([])
+    const required = await action({ coverage: 'require' }, on)
+    expect(required.report.conclusion).toBe('failure')
   })
 })

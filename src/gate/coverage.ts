@@ -78,6 +78,16 @@ export function toClassify(
     .map((c) => c.sha)
 }
 
+/**
+ * Why the counts may hold bookkeeping commits: commits whose paths were not read (the
+ * API reads them only for commits no SHIP review holds), or null when every one was.
+ */
+export function unlistedNote(commits: readonly PrCommit[]): string | null {
+  const count = commits.filter((c) => c.paths === null).length
+  if (count === 0) return null
+  return `${count} commit${count === 1 ? '' : 's'} counted as code without ${count === 1 ? 'its' : 'their'} paths read (inside a SHIP review's range, or too large to list): the counts may include bookkeeping-only commits`
+}
+
 /** Each code commit's coverage by the SHIP reviews. */
 export function coverageOf(
   code: readonly string[],

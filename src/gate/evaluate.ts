@@ -33,6 +33,7 @@ import {
   coverageOf,
   recordedBase,
   toClassify,
+  unlistedNote,
   type Coverage,
   type CoveringReview
 } from './coverage.js'
@@ -309,10 +310,8 @@ async function coverageOfRows(
       ]
     })
   )
-  return coverageOf(
-    codeCommits(await listPaths(source, commits, reviews), isBookkeeping),
-    reviews
-  )
+  const listed = await listPaths(source, commits, reviews)
+  return coverageOf(codeCommits(listed, isBookkeeping), reviews, unlistedNote(listed))
 }
 
 /**
