@@ -65,22 +65,35 @@ export function reachableInPr(
 }
 
 /**
- * The commits whose paths coverage must list: unlisted ones no SHIP review with a known
- * base holds (a reviewed commit is reviewed whatever it changed).
+ * How many commits inside SHIP reviews' ranges are read too, so that the counts are exact:
+ * one concurrent wave of reads beside those that must be made. Past it none are read.
+ */
+export const EXACT_COUNT_READS = 8
+
+/**
+ * The commits whose paths coverage lists: the unlisted ones no SHIP review with a known
+ * base holds (code or bookkeeping decides whether they needed a review), and the reviewed
+ * ones when at most `budget` (they are reviewed whatever they changed; read, they count
+ * exactly, and git's counts and the API's agree).
  */
 export function toClassify(
   commits: readonly PrCommit[],
-  reviews: readonly CoveringReview[]
+  reviews: readonly CoveringReview[],
+  budget = EXACT_COUNT_READS
 ): string[] {
   const held = reviews.filter((r) => r.verdict === 'SHIP' && r.baseKnown)
-  return commits
-    .filter((c) => c.paths === null && !held.some((r) => r.commits?.has(c.sha) === true))
+  const unlisted = commits.filter((c) => c.paths === null)
+  const reviewed = unlisted.filter((c) =>
+    held.some((r) => r.commits?.has(c.sha) === true)
+  )
+  return unlisted
+    .filter((c) => reviewed.length <= budget || !reviewed.includes(c))
     .map((c) => c.sha)
 }
 
 /**
- * Why the counts may hold bookkeeping commits: commits whose paths were not read (the
- * API reads them only for commits no SHIP review holds), or null when every one was.
+ * Why the counts may hold bookkeeping commits: commits whose paths were not read (over
+ * the API, reviewed ones past {@link EXACT_COUNT_READS}), or null when every one was.
  */
 export function unlistedNote(commits: readonly PrCommit[]): string | null {
   const count = commits.filter((c) => c.paths === null).length
