@@ -42,12 +42,15 @@ export function prCommitMethods(
 ): CoverageMethods {
   let graph: Promise<Graph> | undefined
   const readGraph = async (): Promise<Graph> => (graph ??= listGraph())
+  let index: Promise<GraphIndex | null> | undefined
+  const readIndex = async (): Promise<GraphIndex | null> =>
+    (index ??= readGraph().then(indexOf))
   // Per commit a review names: the PR commits it reaches (null: unknown).
   const reached = new Map<string, Promise<Set<string> | null>>()
   const reach = async (sha: string): Promise<Set<string> | null> => {
     let found = reached.get(sha)
     if (found === undefined) {
-      found = reachOf(options, readGraph, sha)
+      found = reachOf(options, readIndex, sha)
       reached.set(sha, found)
     }
     return found
@@ -105,6 +108,16 @@ async function listPrCommits(options: PrCommitsOptions): Promise<Graph> {
   }
 }
 
+/** The graph by commit (sha → parents), and the parents outside it: the base side. */
+type GraphIndex = { parents: Map<string, string[]>; baseSide: Set<string> }
+
+function indexOf(graph: Graph): GraphIndex | null {
+  if (graph.commits === null) return null
+  const parents = new Map(graph.commits.map((c) => [c.sha, c.parents]))
+  const outside = graph.commits.flatMap((c) => c.parents).filter((p) => !parents.has(p))
+  return { parents, baseSide: new Set(outside) }
+}
+
 /**
  * The PR commits `sha` reaches: over the graph when it is a PR commit; none when it is on
  * the base side (the PR's base, a parent outside the PR); else those its merge base with
@@ -112,22 +125,26 @@ async function listPrCommits(options: PrCommitsOptions): Promise<Graph> {
  */
 async function reachOf(
   options: PrCommitsOptions,
-  readGraph: () => Promise<Graph>,
+  readIndex: () => Promise<GraphIndex | null>,
   sha: string
 ): Promise<Set<string> | null> {
-  const listed = await readGraph()
+  const graph = await readIndex()
   // Receipt text is hostile: only a full object id goes into a URL.
-  if (listed.commits === null || !FULL_ID.test(sha)) return null
-  const parents = new Map(listed.commits.map((c) => [c.sha, c.parents]))
-  if (parents.has(sha)) return reachableInPr(parents, sha)
-  const baseSide = new Set(listed.commits.flatMap((c) => c.parents))
+  if (graph === null || !FULL_ID.test(sha)) return null
+  if (graph.parents.has(sha)) return reachableInPr(graph.parents, sha)
   const base = await Promise.resolve(options.baseSha).catch(() => undefined)
-  if (baseSide.has(sha) || sha === base?.toLowerCase()) return new Set()
+  if (graph.baseSide.has(sha) || sha === base?.toLowerCase()) return new Set()
   const mergeBase = await mergeBaseWithHead(options, sha)
-  return mergeBase === null ? null : reachableInPr(parents, mergeBase)
+  return mergeBase === null ? null : reachableInPr(graph.parents, mergeBase)
 }
 
-/** `sha...head`'s merge base, or null when GitHub knows no such commit (or no common history). */
+/**
+ * `sha...head`'s merge base, or null when GitHub knows no such commit (or no common
+ * history). A criss-cross history has several and GitHub names one: a PR commit a base
+ * reaches only through another would count as inside that review's range (git would
+ * not). Such a base — outside the PR, joined to it by two merges — is left as a known
+ * limit rather than paid for with a compare per PR commit.
+ */
 async function mergeBaseWithHead(
   options: PrCommitsOptions,
   sha: string
