@@ -79,7 +79,8 @@ export async function run(): Promise<void> {
         repo: context.repo,
         head,
         pullNumber: number,
-        changedFiles: pr.changedFiles
+        changedFiles: pr.changedFiles,
+        baseSha: pr.baseSha
       })
     const report = await evaluate({
       source,

@@ -1,7 +1,7 @@
 /**
  * Issue 25 through the real bundled dist/index.js against the local GitHub API: findings
  * placed by the PR files list's patches (in the diff, base-side mapped and unmapped), a
- * patch GitHub leaves out (unknown), and coverage over the API source (not computed).
+ * patch GitHub leaves out (unknown), and coverage over the API source.
  */
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
@@ -61,9 +61,8 @@ describe('diff-aware findings through dist/index.js (API source)', () => {
     ])
     expect(annotations[1]?.message).toMatch(/^On the removed line 200: /)
     expect(result.summary).toMatch(/### Base-side, not mapped.*\n+- `src\/app\.ts:900`/)
-    // Coverage needs history the API source does not read yet: null, with a note.
-    expect(report.coverage).toBeNull()
-    expect(report.notes.join('\n')).toMatch(/coverage not computed/)
+    // The PR's one code commit is the reviewed head (API coverage: coverage.test.ts).
+    expect(report.coverage).toMatchObject({ commits: 1, reviewed: 1, unreviewed: [] })
   })
 
   it('leaves inDiff unknown when GitHub omits the patch, and maps no base-side line', async () => {

@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
+import { prTarget } from '../../src/cli/pr-source.js'
 import type { Report } from '../../src/gate/report.js'
 import { DIR, receiptWith, trackedPrs, type PrFixture } from '../action/support.js'
 import { runCli, type CliRun } from '../support/check-cli.js'
@@ -53,51 +54,63 @@ const fanout = (reviewed: string, base: string): string => {
 }
 
 // The e2e scenarios' shapes: each is a PR the action and `check --pr` must judge alike.
-const SCENARIOS: Array<
-  [string, (reviewed: string, base: string) => Record<string, string>, string?]
-> = [
-  [
-    'a current SHIP with a finding',
-    (r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b) })
-  ],
-  [
-    'a current NEEDS_WORK',
-    (r, b) => ({
+// Objects, not tuples: jest.each hands a test whose function takes more parameters than
+// its row has items a `done` callback in the last one (a two-item row would have made
+// the PR body a function, which the local API rightly refused as a pulls/get answer).
+interface Scenario {
+  name: string
+  files: (reviewed: string, base: string) => Record<string, string>
+  body?: string
+}
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'a current SHIP with a finding',
+    files: (r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b) })
+  },
+  {
+    name: 'a current NEEDS_WORK',
+    files: (r, b) => ({
       [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b, { verdict: 'NEEDS_WORK', count: 3 })
     })
-  ],
-  [
-    'NEEDS_HUMAN beside MAJOR_RETHINK',
-    (r, b) => ({
+  },
+  {
+    name: 'NEEDS_HUMAN beside MAJOR_RETHINK',
+    files: (r, b) => ({
       [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b, { verdict: 'MAJOR_RETHINK' }),
       [`${DIR}/impl-fn-7.2.json`]: receiptWith(r, b, {
         verdict: 'NEEDS_HUMAN',
         id: 'fn-7.2'
       })
     })
-  ],
-  ['a stale SHIP', (_r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: receiptWith(b, b) })],
-  ['no receipt at all', () => ({})],
-  [
-    'an unbound receipt (history rule)',
-    () => ({
+  },
+  {
+    name: 'a stale SHIP',
+    files: (_r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: receiptWith(b, b) })
+  },
+  { name: 'no receipt at all', files: () => ({}) },
+  {
+    name: 'an unbound receipt (history rule)',
+    files: () => ({
       [`${DIR}/impl-fn-7.1.json`]: jsonText(
         buildReceipt({ id: 'fn-7.1', verdict: 'SHIP', findings: false })
       )
     })
-  ],
-  ['a fan-out of three draws', (r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: fanout(r, b) })],
-  [
-    'a deferral the PR body does not name',
-    (r, b) => ({
+  },
+  {
+    name: 'a fan-out of three draws',
+    files: (r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: fanout(r, b) })
+  },
+  {
+    name: 'a deferral the PR body does not name',
+    files: (r, b) => ({
       [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b),
       '.flow/review-deferred/feature-fn-7.md': '- fn-7.1: the cache is cold (R2)\n'
     }),
-    '## Summary\n\nNothing deferred.\n'
-  ],
-  [
-    'an unreadable receipt',
-    () => ({
+    body: '## Summary\n\nNothing deferred.\n'
+  },
+  {
+    name: 'an unreadable receipt',
+    files: () => ({
       [`${DIR}/impl-fn-7.1.json`]: '{ not json',
       [`${DIR}/plan-fn-7.json`]: jsonText(
         buildReceipt({
@@ -107,14 +120,12 @@ const SCENARIOS: Array<
         })
       )
     })
-  ]
+  }
 ]
 
 describe('check --pr agrees with the action', () => {
-  // Open (issue 26.1): the action's run in this comparison writes no report — the local
-  // API flags its pulls/get answer (`body` must be a string) — not yet understood.
-  it.skip.each(SCENARIOS)('%s', async (_name, receipts, body) => {
-    const f = await fixture(receipts, body === undefined ? {} : { body })
+  it.each(SCENARIOS)('$name', async ({ files, body }) => {
+    const f = await fixture(files, body === undefined ? {} : { body })
     const action = await actionReport(f)
     const run = await cli(apiEnv(f), [
       'check',
@@ -145,6 +156,27 @@ describe('check --pr agrees with the action', () => {
     const markdown = await cli(env, ['check', '--pr', '1', '--format', 'markdown'])
     expect(markdown.stdout).toContain('NEEDS\\_WORK (3 draws)')
     expect(f.fake.checks.runs).toHaveLength(0)
+  })
+
+  it("links findings to the head on GITHUB_SERVER_URL's server, as the action does", async () => {
+    const f = await fixture((r, b) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b)
+    }))
+    const head = f.repo.revParse('feature/fn-7')
+    const argv = ['check', '--pr', '1', '--repo-slug', 'acme/widgets', '--format', 'json']
+    const urls = async (env: Record<string, string>): Promise<Array<string | null>> =>
+      (
+        JSON.parse((await cli({ ...apiEnv(f), ...env }, argv)).stdout) as Report
+      ).diff?.outside.map((entry) => entry.url) ?? []
+    expect(await urls({ GITHUB_SERVER_URL: 'https://ghe.example' })).toEqual([
+      `https://ghe.example/acme/widgets/blob/${head}/src/file-1.ts#L10`
+    ])
+    // Without it, a GitHub Enterprise Server API names its server.
+    const target = await prTarget('1', 'acme/widgets', process.cwd(), {
+      GITHUB_TOKEN: 't',
+      GITHUB_API_URL: 'https://ghe.example/api/v3/'
+    })
+    expect(target.repositoryUrl).toBe('https://ghe.example/acme/widgets')
   })
 
   it('the origin remote names the repository when nothing else does', async () => {

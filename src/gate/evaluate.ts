@@ -12,6 +12,8 @@ import {
   codeCommits,
   coverageFailures,
   coverageOf,
+  toClassify,
+  unlistedNote,
   type Coverage,
   type CoveringReview
 } from './coverage.js'
@@ -236,11 +238,33 @@ async function reviewCoverage(
           : []
       })
     )
-    return coverageOf(codeCommits(listed.commits, isBookkeeping), reviews)
+    const classified = await listPaths(source, listed.commits, reviews)
+    return coverageOf(
+      codeCommits(classified, isBookkeeping),
+      reviews,
+      unlistedNote(classified)
+    )
   } catch (error) {
     notes.push(`coverage not computed: ${errorText(error)}`)
     return null
   }
+}
+
+/**
+ * Lists the paths of the commits no SHIP review holds (the API: one request a commit),
+ * to tell code from bookkeeping; a commit left unlisted counts as code.
+ */
+async function listPaths(
+  source: ReceiptSource,
+  commits: readonly PrCommit[],
+  reviews: readonly CoveringReview[]
+): Promise<readonly PrCommit[]> {
+  const shas = toClassify(commits, reviews)
+  if (shas.length === 0 || !source.commitPaths) return commits
+  const listed = await source.commitPaths(shas)
+  return commits.map((c) =>
+    listed.has(c.sha) ? { ...c, paths: listed.get(c.sha) ?? null } : c
+  )
 }
 
 /**

@@ -16,6 +16,7 @@ import {
 } from '../gate/source.js'
 import { fullObjectId } from '../gate/review-head.js'
 import { GitHubError, type Octokit } from './client.js'
+import { prCommitMethods } from './pr-commits.js'
 import { filesPageParams, folderTreeParams } from './routes.js'
 
 /** GitHub caps the PR files list at 3,000 and a comparison's files at 300. */
@@ -34,6 +35,8 @@ export interface ApiSourceOptions {
    * all. A promise lets the tree walk start while the PR is being read.
    */
   changedFiles: number | Promise<number>
+  /** The PR's base commit (pulls.get), for review coverage: no PR commit is reachable from it. */
+  baseSha?: string | Promise<string>
 }
 
 type RawTreeEntry = {
@@ -55,6 +58,8 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
   const filesList = async (): Promise<FilesList> => (files ??= readFilesList(options))
   return {
     head,
+    // Review coverage (issue 25.3): the PR's commit graph, ranges over it, classification.
+    ...prCommitMethods(options),
     listTree: async (dir) => listTree(octokit, base, head, dir),
     readBlobs: async (shas) => {
       const blobs = await Promise.all(

@@ -414,7 +414,7 @@ async function prCommitPaths(repo: string, range: string): Promise<PrCommit[]> {
     range,
     '--'
   ])
-  const commits: PrCommit[] = []
+  const commits: Array<PrCommit & { paths: string[] }> = []
   for (const token of out.stdout.toString('utf8').split('\0')) {
     const header = /^\x01([0-9a-f]{40}(?:[0-9a-f]{24})?)$/.exec(token)
     if (header) commits.push({ sha: header[1] as string, paths: [] })

@@ -171,7 +171,15 @@ export async function fakeFor(pr: BenchPr): Promise<FakeGitHub> {
  * (here one), ceil(annotations / 50) writes.
  */
 export function specMinimum(pr: BenchPr, annotations: number): Record<string, number> {
+  // Review coverage (issue 25.3, `coverage: report`): the PR's commits, 100 a page, and one
+  // commit read per commit no SHIP review holds (every receipt reviewed `reviewed` from
+  // the merge base, no compare: the commits after it), and per reviewed one while ≤ 8.
+  const count = (range: string) => Number(pr.repo.git('rev-list', '--count', range))
+  const held = count(`${pr.base}..${pr.reviewed}`)
+  const reads = count(`${pr.reviewed}..${pr.head}`) + (held <= 8 ? held : 0)
   return {
+    'pulls/list-commits': Math.max(1, Math.ceil(count(`${pr.base}..${pr.head}`) / 100)),
+    ...(reads > 0 ? { 'repos/get-commit': reads } : {}),
     'pulls/get': 1,
     'pulls/list-files': Math.max(1, Math.ceil(prFiles(pr) / 100)),
     'git/get-tree': 1,
