@@ -50,9 +50,11 @@ export function buildDemoRepo(root = mkdtempSync(join(tmpdir(), 'receipt-gate-de
   }
   git('init', '-q', '-b', 'main')
   write('README.md', '# shop\n')
+  // A bug older than the PR, on a line the PR does not change: its finding sits outside
+  // the diff (shown only in the Checks tab, listed in the summary).
   write(
     'src/cart.ts',
-    'export const total = (items: number[]) => items.reduce((a, b) => a + b, 0)\n'
+    'export const total = (items: number[]) => items.reduce((a, b) => a + b, 1)\n'
   )
   const base = commit('initial import')
 
@@ -96,10 +98,6 @@ export function buildDemoRepo(root = mkdtempSync(join(tmpdir(), 'receipt-gate-de
       '}',
       ''
     ].join('\n')
-  )
-  write(
-    'src/cart.ts',
-    'export const total = (items: number[]) => items.reduce((a, b) => a + b, 1)\n'
   )
   const task2 = commit('fn-7.2: verdict gate')
 

@@ -49,7 +49,7 @@ execFileSync(
     '--disable-gpu',
     '--hide-scrollbars',
     `--screenshot=${out}`,
-    '--window-size=1100,1260',
+    '--window-size=1100,1400',
     `file://${page}`
   ],
   { stdio: 'ignore' }

@@ -94,7 +94,8 @@ export async function run(): Promise<void> {
         repo: context.repo,
         head,
         pullNumber: number,
-        changedFiles: read.then((r) => r.pull.changedFiles)
+        changedFiles: read.then((r) => r.pull.changedFiles),
+        baseSha: base
       })
     // The API's REST files list (GraphQL has no patches) needs only the PR's number: asked
     // for now, while the GraphQL read is on its way, not after it.

@@ -1,25 +1,15 @@
 /**
  * Issue 25 through the real bundled dist/index.js against the local GitHub API: findings
  * placed by the PR files list's patches (in the diff, base-side mapped and unmapped), a
- * patch GitHub leaves out (unknown), and coverage over the API source (not computed).
+ * patch GitHub leaves out (unknown), and coverage over the API source.
  */
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import type { Report } from '../../src/gate/report.js'
 import type { ActionRun } from '../support/runner.js'
-import { DIR, prFixture, receiptWith, runOnPr, type PrFixture } from './support.js'
+import { DIR, receiptWith, trackedPrs, type PrFixture } from './support.js'
 
-const open: PrFixture[] = []
-const runs: ActionRun[] = []
-afterEach(async () => {
-  for (const fixture of open.splice(0)) {
-    fixture.fake.assertNoViolations()
-    await fixture.fake.close()
-    fixture.repo.cleanup()
-    rmSync(fixture.emptyWorkspace, { recursive: true, force: true })
-  }
-  runs.splice(0).forEach((run) => run.cleanup())
-})
+const prs = trackedPrs(afterEach)
 
 // The fixture's PR replaces src/app.ts's 400 lines with one.
 const ANCHORS = [
@@ -29,7 +19,7 @@ const ANCHORS = [
 ]
 
 async function placed(): Promise<PrFixture> {
-  const f = await prFixture((reviewed, base) => ({
+  const f = await prs.fixture((reviewed, base) => ({
     [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
       count: ANCHORS.length,
       item: (i) => ({
@@ -44,13 +34,11 @@ async function placed(): Promise<PrFixture> {
       })
     })
   }))
-  open.push(f)
   return f
 }
 
 async function run(f: PrFixture): Promise<{ result: ActionRun; report: Report }> {
-  const result = await runOnPr(f)
-  runs.push(result)
+  const result = await prs.run(f)
   const report = JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8')) as Report
   return { result, report }
 }
@@ -73,9 +61,8 @@ describe('diff-aware findings through dist/index.js (API source)', () => {
     ])
     expect(annotations[1]?.message).toMatch(/^On the removed line 200: /)
     expect(result.summary).toMatch(/### Base-side, not mapped.*\n+- `src\/app\.ts:900`/)
-    // Coverage needs history the API source does not read yet: null, with a note.
-    expect(report.coverage).toBeNull()
-    expect(report.notes.join('\n')).toMatch(/coverage not computed/)
+    // The PR's one code commit is the reviewed head (API coverage: coverage.test.ts).
+    expect(report.coverage).toMatchObject({ commits: 1, reviewed: 1, unreviewed: [] })
   })
 
   it('leaves inDiff unknown when GitHub omits the patch, and maps no base-side line', async () => {

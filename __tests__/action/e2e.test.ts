@@ -4,16 +4,9 @@
  * description), on pull requests built in real git repositories.
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals'
-import { readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import type { BuiltObject } from '../support/receipt-builders.js'
-import {
-  DIR,
-  prFixture,
-  receiptWith,
-  refuseGraphql,
-  runOnPr,
-  type PrFixture
-} from './support.js'
+import { DIR, receiptWith, refuseGraphql, trackedPrs } from './support.js'
 import type { ActionRun } from '../support/runner.js'
 import MarkdownIt from 'markdown-it'
 
@@ -21,32 +14,7 @@ import MarkdownIt from 'markdown-it'
 // loaded 2-core machine (a limit on the test, not an assertion on the action's speed).
 jest.setTimeout(30_000)
 
-const open: PrFixture[] = []
-const runs: ActionRun[] = []
-afterEach(async () => {
-  for (const fixture of open.splice(0)) {
-    fixture.fake.assertNoViolations()
-    await fixture.fake.close()
-    fixture.repo.cleanup()
-    rmSync(fixture.emptyWorkspace, { recursive: true, force: true })
-  }
-  runs.splice(0).forEach((run) => run.cleanup())
-})
-
-async function fixture(...args: Parameters<typeof prFixture>): Promise<PrFixture> {
-  const made = await prFixture(...args)
-  open.push(made)
-  return made
-}
-
-async function run(
-  f: PrFixture,
-  options: Parameters<typeof runOnPr>[1] = {}
-): Promise<ActionRun> {
-  const result = await runOnPr(f, options)
-  runs.push(result)
-  return result
-}
+const { fixture, run } = trackedPrs(afterEach)
 
 /** Requests of one run by operation, the refused GraphQL read aside. */
 const countOf = (r: ActionRun): Record<string, number> => {
@@ -108,13 +76,15 @@ describe('the action on a pull request', () => {
     // Written in pieces (issue 7), read as `check --format json` prints it.
     expect(reportText).toBe(`${JSON.stringify(report, null, 2)}\n`)
     expect(result.stdout).toContain('::stop-commands::')
-    // One GraphQL read (the PR, the receipt's text, the deferral file), the REST files
-    // list beside it (the patches), one compare, one write.
+    // One GraphQL read (the PR, the receipt's text, the deferral file, the PR's commits),
+    // the REST files list beside it (the patches), one compare, commit reads for review
+    // coverage (issue 25.3: code or bookkeeping), one write.
     expect(operations(result)).toEqual([
       'checks/create',
       'graphql',
       'pulls/list-files',
-      'repos/compare-commits-with-basehead'
+      'repos/compare-commits-with-basehead',
+      'repos/get-commit'
     ])
     // Through REST, the blob's JSON form (base64): fetch would decode a raw answer as text.
     refuseGraphql(f)
@@ -290,7 +260,8 @@ describe('the action on a pull request', () => {
       'checks/create',
       'graphql',
       'pulls/list-files',
-      'repos/compare-commits-with-basehead'
+      'repos/compare-commits-with-basehead',
+      'repos/get-commit'
     ])
     // Through REST, once, by the contents API (encoding: none past 1 MB).
     refuseGraphql(f)
@@ -661,6 +632,7 @@ describe('requests (SPEC §9)', () => {
       graphql: 2,
       'pulls/list-files': 1,
       'repos/compare-commits-with-basehead': 1,
+      'repos/get-commit': 2,
       'checks/create': 1
     })
     refuseGraphql(f)

@@ -58,11 +58,13 @@ describe('the GraphQL read', () => {
     const { gql, rest } = await bothWays(f)
     expect(gql.exitCode).toBe(0)
     expect(gql.outputs).toMatchObject({ conclusion: 'success', receipts: '10' })
+    // (and review coverage's commit reads: code or bookkeeping, issue 25.3)
     expect(operations(gql)).toEqual([
       'checks/create',
       'graphql',
       'pulls/list-files',
-      'repos/compare-commits-with-basehead'
+      'repos/compare-commits-with-basehead',
+      'repos/get-commit'
     ])
     expect(count(gql, 'checks/create')).toBe(1)
     // The same verdicts through REST, at a request per blob.

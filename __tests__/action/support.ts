@@ -1,5 +1,5 @@
 /** Builds pull requests in real git repositories for end-to-end runs of the bundled action. */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { GitRepo } from '../support/git-repo.js'
@@ -136,4 +136,40 @@ export function refuseGraphql(fixture: PrFixture): void {
     message: 'Resource not accessible by integration',
     times: Infinity
   })
+}
+
+/**
+ * The fixtures and action runs of one test file, cleaned up by `after` (jest's afterEach
+ * or afterAll): every fixture's requests checked against GitHub's OpenAPI description.
+ */
+export function trackedPrs(after: (fn: () => Promise<void>) => void): {
+  fixture: typeof prFixture
+  run: typeof runOnPr
+} {
+  const open: PrFixture[] = []
+  const runs: ActionRun[] = []
+  after(async () => {
+    runs.splice(0).forEach((run) => run.cleanup())
+    for (const fixture of open.splice(0)) {
+      try {
+        fixture.fake.assertNoViolations()
+      } finally {
+        await fixture.fake.close()
+        fixture.repo.cleanup()
+        rmSync(fixture.emptyWorkspace, { recursive: true, force: true })
+      }
+    }
+  })
+  return {
+    fixture: async (...args) => {
+      const made = await prFixture(...args)
+      open.push(made)
+      return made
+    },
+    run: async (...args) => {
+      const result = await runOnPr(...args)
+      runs.push(result)
+      return result
+    }
+  }
 }

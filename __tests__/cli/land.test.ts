@@ -5,9 +5,8 @@
  * the merge happen; any other exit blocks it (the land step fails closed).
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
-import { readFileSync } from 'node:fs'
-import { main } from '../../src/cli/main.js'
 import type { Report } from '../../src/gate/report.js'
+import { runCli, type CliRun } from '../support/check-cli.js'
 import { GitRepo } from '../support/git-repo.js'
 import { buildContainer, buildReceipt, jsonText } from '../support/receipt-builders.js'
 
@@ -53,23 +52,11 @@ function landCheckout(from: GitRepo): GitRepo {
 }
 
 /** Runs `receipt-gate check <args>` in `cwd` with only `env` as its environment. */
-async function run(
+const run = async (
   cwd: string,
   env: Record<string, string>,
   ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(['check', ...args], {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    readFile: (path) => readFileSync(path),
-    cwd,
-    color: false,
-    env
-  })
-  return { code, stdout, stderr }
-}
+): Promise<CliRun> => runCli(['check', ...args], cwd, { env })
 
 const landEnv = (head: string): Record<string, string> => ({
   FLOW_HEAD_SHA: head,

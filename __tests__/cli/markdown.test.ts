@@ -57,8 +57,8 @@ describe('check --format markdown', () => {
   })
 
   it('a summary cut to 1 MiB, with text outside Latin-1, is written byte for byte', async () => {
-    // The job summary is written from the summary's pieces, encoded once: the bytes must
-    // be those of the joined text, astral characters and a lone surrogate included.
+    // The job summary's bytes must be those of the summary's text, astral characters and
+    // a lone surrogate included.
     const json = await runCli([...CHECK_DEMO, '--format', 'json'])
     const demoReport = JSON.parse(json.stdout) as Report
     const findings = Array.from({ length: 300 }, (_, i) =>

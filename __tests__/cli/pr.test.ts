@@ -5,63 +5,24 @@
  * the same PR; API and usage failures are one line on stderr and exit 2.
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
-import { readFileSync, rmSync } from 'node:fs'
-import { main } from '../../src/cli/main.js'
+import { readFileSync } from 'node:fs'
+import { prTarget } from '../../src/cli/pr-source.js'
 import type { Report } from '../../src/gate/report.js'
-import {
-  DIR,
-  prFixture,
-  receiptWith,
-  runOnPr,
-  type PrFixture
-} from '../action/support.js'
+import { DIR, receiptWith, trackedPrs, type PrFixture } from '../action/support.js'
+import { runCli, type CliRun } from '../support/check-cli.js'
 import { GitRepo } from '../support/git-repo.js'
 import { startFakeGitHub } from '../support/github-api/server.js'
 import { buildContainer, buildReceipt, jsonText } from '../support/receipt-builders.js'
 
-const open: PrFixture[] = []
-afterAll(async () => {
-  for (const fixture of open.splice(0)) {
-    try {
-      fixture.fake.assertNoViolations()
-    } finally {
-      await fixture.fake.close()
-      fixture.repo.cleanup()
-      rmSync(fixture.emptyWorkspace, { recursive: true, force: true })
-    }
-  }
-})
-
-async function fixture(...args: Parameters<typeof prFixture>): Promise<PrFixture> {
-  const made = await prFixture(...args)
-  open.push(made)
-  return made
-}
-
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
+const { fixture, run: runOnPr } = trackedPrs(afterAll)
 
 /** `receipt-gate <argv>` in-process with only `env` as its environment. */
-async function cli(
+const cli = async (
   env: Record<string, string>,
   argv: string[],
-  cwd = process.cwd()
-): Promise<Run> {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(argv, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    readFile: (path) => readFileSync(path),
-    cwd,
-    color: false,
-    env: { RECEIPT_GATE_TIME_SCALE: '0.001', ...env }
-  })
-  return { code, stdout, stderr }
-}
+  cwd?: string
+): Promise<CliRun> =>
+  runCli(argv, cwd, { env: { RECEIPT_GATE_TIME_SCALE: '0.001', ...env } })
 
 const apiEnv = (f: PrFixture): Record<string, string> => ({
   GITHUB_API_URL: f.fake.url,
@@ -93,51 +54,63 @@ const fanout = (reviewed: string, base: string): string => {
 }
 
 // The e2e scenarios' shapes: each is a PR the action and `check --pr` must judge alike.
-const SCENARIOS: Array<
-  [string, (reviewed: string, base: string) => Record<string, string>, string?]
-> = [
-  [
-    'a current SHIP with a finding',
-    (r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b) })
-  ],
-  [
-    'a current NEEDS_WORK',
-    (r, b) => ({
+// Objects, not tuples: jest.each hands a test whose function takes more parameters than
+// its row has items a `done` callback in the last one (a two-item row would have made
+// the PR body a function, which the local API rightly refused as a pulls/get answer).
+interface Scenario {
+  name: string
+  files: (reviewed: string, base: string) => Record<string, string>
+  body?: string
+}
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'a current SHIP with a finding',
+    files: (r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b) })
+  },
+  {
+    name: 'a current NEEDS_WORK',
+    files: (r, b) => ({
       [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b, { verdict: 'NEEDS_WORK', count: 3 })
     })
-  ],
-  [
-    'NEEDS_HUMAN beside MAJOR_RETHINK',
-    (r, b) => ({
+  },
+  {
+    name: 'NEEDS_HUMAN beside MAJOR_RETHINK',
+    files: (r, b) => ({
       [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b, { verdict: 'MAJOR_RETHINK' }),
       [`${DIR}/impl-fn-7.2.json`]: receiptWith(r, b, {
         verdict: 'NEEDS_HUMAN',
         id: 'fn-7.2'
       })
     })
-  ],
-  ['a stale SHIP', (_r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: receiptWith(b, b) })],
-  ['no receipt at all', () => ({})],
-  [
-    'an unbound receipt (history rule)',
-    () => ({
+  },
+  {
+    name: 'a stale SHIP',
+    files: (_r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: receiptWith(b, b) })
+  },
+  { name: 'no receipt at all', files: () => ({}) },
+  {
+    name: 'an unbound receipt (history rule)',
+    files: () => ({
       [`${DIR}/impl-fn-7.1.json`]: jsonText(
         buildReceipt({ id: 'fn-7.1', verdict: 'SHIP', findings: false })
       )
     })
-  ],
-  ['a fan-out of three draws', (r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: fanout(r, b) })],
-  [
-    'a deferral the PR body does not name',
-    (r, b) => ({
+  },
+  {
+    name: 'a fan-out of three draws',
+    files: (r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: fanout(r, b) })
+  },
+  {
+    name: 'a deferral the PR body does not name',
+    files: (r, b) => ({
       [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b),
       '.flow/review-deferred/feature-fn-7.md': '- fn-7.1: the cache is cold (R2)\n'
     }),
-    '## Summary\n\nNothing deferred.\n'
-  ],
-  [
-    'an unreadable receipt',
-    () => ({
+    body: '## Summary\n\nNothing deferred.\n'
+  },
+  {
+    name: 'an unreadable receipt',
+    files: () => ({
       [`${DIR}/impl-fn-7.1.json`]: '{ not json',
       [`${DIR}/plan-fn-7.json`]: jsonText(
         buildReceipt({
@@ -147,14 +120,12 @@ const SCENARIOS: Array<
         })
       )
     })
-  ]
+  }
 ]
 
 describe('check --pr agrees with the action', () => {
-  // Open (issue 26.1): the action's run in this comparison writes no report — the local
-  // API flags its pulls/get answer (`body` must be a string) — not yet understood.
-  it.skip.each(SCENARIOS)('%s', async (_name, receipts, body) => {
-    const f = await fixture(receipts, body === undefined ? {} : { body })
+  it.each(SCENARIOS)('$name', async ({ files, body }) => {
+    const f = await fixture(files, body === undefined ? {} : { body })
     const action = await actionReport(f)
     const run = await cli(apiEnv(f), [
       'check',
@@ -185,6 +156,27 @@ describe('check --pr agrees with the action', () => {
     const markdown = await cli(env, ['check', '--pr', '1', '--format', 'markdown'])
     expect(markdown.stdout).toContain('NEEDS\\_WORK (3 draws)')
     expect(f.fake.checks.runs).toHaveLength(0)
+  })
+
+  it("links findings to the head on GITHUB_SERVER_URL's server, as the action does", async () => {
+    const f = await fixture((r, b) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b)
+    }))
+    const head = f.repo.revParse('feature/fn-7')
+    const argv = ['check', '--pr', '1', '--repo-slug', 'acme/widgets', '--format', 'json']
+    const urls = async (env: Record<string, string>): Promise<Array<string | null>> =>
+      (
+        JSON.parse((await cli({ ...apiEnv(f), ...env }, argv)).stdout) as Report
+      ).diff?.outside.map((entry) => entry.url) ?? []
+    expect(await urls({ GITHUB_SERVER_URL: 'https://ghe.example' })).toEqual([
+      `https://ghe.example/acme/widgets/blob/${head}/src/file-1.ts#L10`
+    ])
+    // Without it, a GitHub Enterprise Server API names its server.
+    const target = await prTarget('1', 'acme/widgets', process.cwd(), {
+      GITHUB_TOKEN: 't',
+      GITHUB_API_URL: 'https://ghe.example/api/v3/'
+    })
+    expect(target.repositoryUrl).toBe('https://ghe.example/acme/widgets')
   })
 
   it('the origin remote names the repository when nothing else does', async () => {
@@ -271,7 +263,7 @@ describe('check --pr agrees with the action', () => {
 })
 
 describe('check --pr failures: one clear line, exit 2', () => {
-  const oneLine = (run: Run, pattern: RegExp): void => {
+  const oneLine = (run: CliRun, pattern: RegExp): void => {
     expect(run.code).toBe(2)
     expect(run.stdout).toBe('')
     expect(run.stderr.endsWith('\n')).toBe(true)
@@ -359,7 +351,7 @@ describe('check --pr failures: one clear line, exit 2', () => {
 
   describe('API answers', () => {
     let f: PrFixture
-    const check = async (env: Record<string, string>, pr = '1'): Promise<Run> =>
+    const check = async (env: Record<string, string>, pr = '1'): Promise<CliRun> =>
       cli({ ...apiEnv(f), ...env }, ['check', '--pr', pr, '--repo-slug', 'acme/widgets'])
 
     it('an unknown PR (404)', async () => {

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { diffMap, inDiff, mapBaseLine, parsePatch } from '../../src/gate/diff-map.js'
 import { gitSource } from '../../src/source/git.js'
-import type { ChangedFile } from '../../src/source/types.js'
+import type { ChangedFile } from '../../src/gate/source.js'
 import { GitRepo } from '../support/git-repo.js'
 
 const cleanups: Array<() => void> = []

@@ -8,8 +8,9 @@ import { describe, expect, it } from '@jest/globals'
 import { buildAnnotations } from '../../src/gate/annotations.js'
 import { diffMap } from '../../src/gate/diff-map.js'
 import { placeFindings } from '../../src/gate/placement.js'
-import type { ReceiptRow, Report, ReportFinding } from '../../src/gate/report.js'
+import type { ReceiptRow, ReportFinding } from '../../src/gate/report.js'
 import { renderSummary } from '../../src/render/summary.js'
+import { reportOf, reportRow } from '../support/report-builders.js'
 
 const HEAD = 'a'.repeat(40)
 
@@ -35,25 +36,13 @@ function finding(
 }
 
 function row(findings: ReportFinding[]): ReceiptRow {
-  return {
+  return reportRow({
     path: '.flow/review-receipts/impl-fn-1.json',
-    type: 'impl_review',
     id: 'fn-1',
     mode: 'rp',
-    verdict: 'NEEDS_WORK',
-    currentness: 'current',
-    headSource: 'findings',
     reviewedHead: HEAD,
-    structured: 'valid',
-    structuredReasons: [],
-    round: 1,
-    conclusion: 'failure',
-    reason: 'current',
-    label: null,
-    findings,
-    staleFindings: [],
-    details: null
-  }
+    findings
+  })
 }
 
 // a.ts: base lines 10-11 replaced by head 10-12; base 30 deleted (head 31 after it).
@@ -157,28 +146,7 @@ describe('placeFindings', () => {
   })
 
   it('shows the sections in the summary, links escaped', () => {
-    const report = {
-      conclusion: 'failure',
-      head: HEAD,
-      verdict: 'NEEDS_WORK',
-      receipts: placed.rows,
-      missing: [],
-      required: [],
-      deferred: {
-        expected: 0,
-        named: 0,
-        unnamed: [],
-        uncounted: 0,
-        hints: [],
-        skipped: true,
-        notes: []
-      },
-      annotations: [],
-      annotationsNotShown: 0,
-      problems: [],
-      notes: [],
-      diff: placed.diff
-    } satisfies Report
+    const report = reportOf(placed.rows, { head: HEAD, diff: placed.diff })
     const summary = renderSummary(report)
     expect(summary).toContain('### Outside the diff — shown only in the Checks tab')
     expect(summary).toContain(

@@ -1,11 +1,6 @@
 /** Unit tests of the pure gate modules: conclusions, the audit, options, planning, the head rule. */
 import { describe, expect, it } from '@jest/globals'
-import {
-  auditDeferred,
-  branchSlug,
-  countBodyBullets,
-  sinkTails
-} from '../../src/gate/deferred.js'
+import { auditDeferred, branchSlug, sinkTails } from '../../src/gate/deferred.js'
 import {
   overallConclusion,
   rowConclusion,
@@ -20,7 +15,7 @@ import {
   notFullIdJudgement,
   judgeReviewedHead
 } from '../../src/gate/review-head.js'
-import type { TreeEntry } from '../../src/source/types.js'
+import type { TreeEntry } from '../../src/gate/source.js'
 
 describe('rowConclusion (SPEC §4 table)', () => {
   it.each([
@@ -92,17 +87,12 @@ describe('deferred audit', () => {
     expect(branchSlug('///')).toBe('---')
     expect(branchSlug('✓')).toBe('HEAD')
   })
-  it('reads sink tails and body bullets', () => {
+  it('reads sink tails', () => {
     expect(
       sinkTails(
         '# h\n\n- [P1, confidence 75, introduced] a.ts:1 — t\n  - Suggested: x\n  - [nested] no\n'
       )
     ).toEqual(['a.ts:1 — t', 'no'])
-    expect(
-      countBodyBullets(
-        '- [ ] x — deferred from impl-review (`p`)\n- [x] y — deferred from impl-review (`p`)\n- [ ] other'
-      )
-    ).toBe(2)
   })
   it('counts only when there is no sink', () => {
     const result = auditDeferred({

@@ -5,7 +5,7 @@ import { mdFence, mdInline } from '../../src/render/markdown-escape.js'
 import { renderSummary, renderTitle } from '../../src/render/summary.js'
 import { renderText } from '../../src/render/text.js'
 import MarkdownIt from 'markdown-it'
-import { reportFinding } from '../support/report-builders.js'
+import { reportFinding, reportOf, reportRow } from '../support/report-builders.js'
 
 const HOSTILE =
   '::set-output name=x::1 <img src=x onerror=alert(1)> @everyone @org/team </details> | a | b | [x](javascript:alert(1)) ```\u001b[31m\u202e'
@@ -22,55 +22,39 @@ function finding(over: Partial<ReportFinding> = {}): ReportFinding {
 }
 
 function report(rows: Partial<ReceiptRow>[] = [{}]): Report {
-  return {
-    conclusion: 'failure',
-    head: 'c0ffee0123456789abcdef0123456789abcdef01',
-    verdict: 'NEEDS_WORK',
-    missing: [],
-    required: ['impl_review'],
-    receipts: rows.map((over) => ({
-      path: '.flow/review-receipts/impl-fn-1.1.json',
-      type: 'impl_review',
-      id: 'fn-1.1',
-      mode: HOSTILE,
-      verdict: 'NEEDS_WORK',
-      currentness: 'current',
-      headSource: 'findings',
-      reviewedHead: 'c0ffee0',
-      structured: 'valid',
-      structuredReasons: [],
-      round: 1,
-      conclusion: 'failure',
-      reason: HOSTILE,
-      label: null,
-      findings: [finding()],
-      staleFindings: [],
-      details: {
-        suppressed: { '25': 2 },
-        deferred: 1,
-        validator: null,
-        verdictChanges: [],
-        introducedCount: 1,
-        preExistingCount: 0,
-        prose: HOSTILE,
-        unaddressed: []
-      },
-      ...over
-    })),
-    deferred: {
-      expected: 1,
-      named: 0,
-      unnamed: [HOSTILE],
-      uncounted: 0,
-      hints: [{ item: HOSTILE, nearMiss: HOSTILE, why: HOSTILE, paste: HOSTILE }],
-      skipped: false,
-      notes: []
-    },
-    annotations: [],
-    annotationsNotShown: 0,
-    problems: [],
-    notes: []
-  }
+  return reportOf(
+    rows.map((over) =>
+      reportRow({
+        mode: HOSTILE,
+        reviewedHead: 'c0ffee0',
+        reason: HOSTILE,
+        findings: [finding()],
+        details: {
+          suppressed: { '25': 2 },
+          deferred: 1,
+          validator: null,
+          verdictChanges: [],
+          introducedCount: 1,
+          preExistingCount: 0,
+          prose: HOSTILE,
+          unaddressed: []
+        },
+        ...over
+      })
+    ),
+    {
+      required: ['impl_review'],
+      deferred: {
+        expected: 1,
+        named: 0,
+        unnamed: [HOSTILE],
+        uncounted: 0,
+        hints: [{ item: HOSTILE, nearMiss: HOSTILE, why: HOSTILE, paste: HOSTILE }],
+        skipped: false,
+        notes: []
+      }
+    }
+  )
 }
 
 /** Renders Markdown as GitHub does (GFM tables, raw HTML allowed) and returns the HTML. */
@@ -244,15 +228,7 @@ describe('summary', () => {
     expect(
       renderTitle({
         ...report(),
-        deferred: {
-          expected: 0,
-          named: 0,
-          unnamed: [],
-          uncounted: 0,
-          hints: [],
-          skipped: false,
-          notes: []
-        }
+        deferred: { ...reportOf([]).deferred, skipped: false }
       })
     ).toBe('NEEDS_WORK — 1 introduced finding open (1 P1)')
     expect(renderTitle({ ...report([]), verdict: '', missing: ['impl_review'] })).toMatch(

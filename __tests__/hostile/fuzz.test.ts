@@ -19,6 +19,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { reportOutputs } from '../../src/action/outputs.js'
 import { evaluate } from '../../src/gate/evaluate.js'
+import { introducedOpen } from '../../src/gate/report.js'
 import { findingLevel } from '../../src/gate/annotations.js'
 import { parseOptions, type GateOptions } from '../../src/gate/options.js'
 import type { Report } from '../../src/gate/report.js'
@@ -26,13 +27,12 @@ import { historyFileName } from '../../src/receipts/identity.js'
 import {
   SUMMARY_LIMITS,
   findingLine,
-  introducedOpen,
   renderSummary,
   renderTitle
 } from '../../src/render/summary.js'
 import { mdInline } from '../../src/render/markdown-escape.js'
 import { renderText } from '../../src/render/text.js'
-import type { Ancestry } from '../../src/source/types.js'
+import type { Ancestry } from '../../src/gate/source.js'
 import { CORPUS } from '../support/corpus.js'
 import {
   buildContainer,

@@ -4,7 +4,7 @@
  * reviewed SHA relates to the head (unknown SHAs are unknown commits).
  */
 import { createHash } from 'node:crypto'
-import type { Ancestry, ReceiptSource, TreeEntry } from '../../src/source/types.js'
+import type { Ancestry, ReceiptSource, TreeEntry } from '../../src/gate/source.js'
 
 export const MEMORY_HEAD = 'f00dfacef00dfacef00dfacef00dfacef00dface'
 /** The reviewed SHA the history rule infers for every unbound receipt. */

@@ -9,7 +9,7 @@ import { logUntrusted } from '../../src/action/log.js'
 import { buildAnnotations } from '../../src/gate/annotations.js'
 import { evaluate } from '../../src/gate/evaluate.js'
 import { parseOptions } from '../../src/gate/options.js'
-import type { ReceiptRow, Report, ReportFinding } from '../../src/gate/report.js'
+import type { ReceiptRow, ReportFinding } from '../../src/gate/report.js'
 import { bookkeepingMatcher } from '../../src/gate/review-head.js'
 import { apiSource } from '../../src/github/api-source.js'
 import { publishCheckRun } from '../../src/github/checks.js'
@@ -23,7 +23,7 @@ import { isJsonObject, readJsonBytes } from '../../src/receipts/json.js'
 import { inspectReceipt } from '../../src/receipts/receipt.js'
 import { findingLine, renderSummary, renderTitle } from '../../src/render/summary.js'
 import { GitRepo } from '../support/git-repo.js'
-import { reportFinding } from '../support/report-builders.js'
+import { reportFinding, reportOf, reportRow } from '../support/report-builders.js'
 import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
 import {
   buildContainer,
@@ -154,25 +154,7 @@ function row(
   findings: ReportFinding[],
   path = '.flow/review-receipts/impl-fn-1.1.json'
 ): ReceiptRow {
-  return {
-    path,
-    type: 'impl_review',
-    id: 'fn-1.1',
-    mode: 'codex',
-    verdict: 'NEEDS_WORK',
-    currentness: 'current',
-    headSource: 'findings',
-    reviewedHead: MEMORY_HEAD,
-    structured: 'valid',
-    structuredReasons: [],
-    round: 1,
-    conclusion: 'failure',
-    reason: 'current',
-    label: null,
-    findings,
-    staleFindings: [],
-    details: null
-  }
+  return reportRow({ path, reviewedHead: MEMORY_HEAD, findings })
 }
 
 describe('annotations are neutral and within GitHub limits', () => {
@@ -251,27 +233,7 @@ describe('nothing lost when the summary is cut at 65535 bytes', () => {
       row(findings(200)),
       row(findings(200), '.flow/review-receipts/impl-fn-1.2.json')
     ]
-    const report: Report = {
-      conclusion: 'failure',
-      head: MEMORY_HEAD,
-      verdict: 'NEEDS_WORK',
-      receipts: rows,
-      missing: [],
-      required: [],
-      deferred: {
-        expected: 0,
-        named: 0,
-        unnamed: [],
-        uncounted: 0,
-        hints: [],
-        skipped: true,
-        notes: []
-      },
-      annotations: [],
-      annotationsNotShown: 0,
-      problems: [],
-      notes: []
-    }
+    const report = reportOf(rows, { head: MEMORY_HEAD })
     const summary = renderSummary(report)
     expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(65535)
     const lines = new Set(summary.split('\n'))

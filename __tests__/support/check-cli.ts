@@ -9,11 +9,11 @@ export interface CliRun {
   stderr: string
 }
 
-/** Runs the CLI with `argv` in `cwd` (`columns`: a terminal's width). */
+/** Runs the CLI with `argv` in `cwd` (`columns`: a terminal's width; `env`: its whole environment). */
 export async function runCli(
   argv: string[],
   cwd = process.cwd(),
-  terminal: { columns?: number } = {}
+  { columns, env = {} }: { columns?: number; env?: Record<string, string> } = {}
 ): Promise<CliRun> {
   let stdout = ''
   let stderr = ''
@@ -23,8 +23,8 @@ export async function runCli(
     readFile: (path) => readFileSync(path),
     cwd,
     color: false,
-    columns: terminal.columns,
-    env: {}
+    columns,
+    env
   })
   return { code, stdout, stderr }
 }

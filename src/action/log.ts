@@ -6,7 +6,7 @@
  */
 import * as core from '@actions/core'
 import { randomUUID } from 'node:crypto'
-import { terminalLine } from '../render/safe-text.js'
+import { terminalLine } from '../util/safe-text.js'
 
 /** Prints `lines` with workflow commands disabled (`draw`: the token's source, for tests). */
 export function logUntrusted(

@@ -1,6 +1,5 @@
 /** The action's outputs (SPEC §7), computed from a report; `main.ts` sets them. */
-import type { Report } from '../gate/report.js'
-import { introducedOpen } from '../render/summary.js'
+import { introducedOpen, type Report } from '../gate/report.js'
 
 export type Outputs = Record<
   | 'conclusion'

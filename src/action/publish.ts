@@ -5,6 +5,7 @@
 import * as core from '@actions/core'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { hintItem } from '../gate/deferred.js'
 import type { Report } from '../gate/report.js'
 import { ChecksForbiddenError, publishCheckRun, type Dropped } from '../github/checks.js'
 import type { Octokit } from '../github/client.js'
@@ -104,7 +105,7 @@ export function logReport(report: Report): void {
     ...report.missing.map((type) => `missing: no current ${type}`),
     ...report.deferred.hints.map(
       (hint) =>
-        `deferred, not named in the PR body: ${hint.item ?? 'a deferred finding counted on the receipts'} (${hint.why}); paste: ${hint.paste}`
+        `deferred, not named in the PR body: ${hintItem(hint)} (${hint.why}); paste: ${hint.paste}`
     )
   ])
 }

@@ -14,7 +14,7 @@ import {
   repositoryRoot,
   resolveCommit
 } from '../source/git.js'
-import type { ReceiptSource } from '../source/types.js'
+import type { ReceiptSource } from '../gate/source.js'
 
 /** A git source on `workspace`, or null when it cannot answer for `head` faithfully. */
 export async function workspaceSource(

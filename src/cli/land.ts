@@ -5,7 +5,7 @@
  * non-zero exit blocks the merge, so a variable that cannot be used is an error (exit
  * 2), never a guess.
  */
-import { terminalLine } from '../render/safe-text.js'
+import { terminalLine } from '../util/safe-text.js'
 import type { ParsedArgs } from './args.js'
 import { CliError } from './io.js'
 import { prNumber } from './pr-source.js'

@@ -14,7 +14,7 @@ import { apiSource } from '../github/api-source.js'
 import { createClient, GitHubError, type Octokit } from '../github/client.js'
 import { getPullRequest, type PullRequestInfo } from '../github/pulls.js'
 import { timeScaleFrom } from '../action/context.js'
-import { terminalLine } from '../render/safe-text.js'
+import { terminalLine } from '../util/safe-text.js'
 import { CliError } from './io.js'
 
 export interface PrTarget {
@@ -23,6 +23,8 @@ export interface PrTarget {
   number: number
   token: string
   apiUrl: string
+  /** The web address of the repository, for the report's `file:line` links (as the action's). */
+  repositoryUrl: string
   timeScale: number
 }
 
@@ -55,14 +57,28 @@ export async function prTarget(
     throw new CliError(
       `reading pull request #${number} needs a token: set GITHUB_TOKEN or GH_TOKEN`
     )
+  const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '')
   return {
     owner: match[1] as string,
     repo: match[2] as string,
     number,
     token,
-    apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+    apiUrl,
+    repositoryUrl: `${serverUrl(env, apiUrl)}/${match[1]}/${match[2]}`,
     timeScale: timeScaleFrom(env)
   }
+}
+
+/**
+ * The web server the links go to: `GITHUB_SERVER_URL` as the action reads it, else the
+ * server of a GitHub Enterprise Server API (`https://HOST/api/v3`), else github.com.
+ */
+function serverUrl(
+  env: Readonly<Record<string, string | undefined>>,
+  apiUrl: string
+): string {
+  if (env.GITHUB_SERVER_URL) return env.GITHUB_SERVER_URL.replace(/\/+$/, '')
+  return /^(https?:\/\/[^/]+)\/api\/v3$/.exec(apiUrl)?.[1] ?? 'https://github.com'
 }
 
 /** A pull request number (`what` names where it came from for the error). */
@@ -122,10 +138,17 @@ export async function checkPullRequest(
     repo,
     head: pull.headSha,
     pullNumber: number,
-    changedFiles: pull.changedFiles
+    changedFiles: pull.changedFiles,
+    baseSha: pull.baseSha
   })
   const report = await api(target, 'gate', async () =>
-    evaluate({ source, options, body: pull.body, branch: pull.headRef })
+    evaluate({
+      source,
+      options,
+      body: pull.body,
+      branch: pull.headRef,
+      repositoryUrl: target.repositoryUrl
+    })
   )
   return { report, pull, octokit }
 }

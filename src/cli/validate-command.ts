@@ -10,7 +10,7 @@ import { resolve } from 'node:path'
 import { TYPE_TO_KIND } from '../receipts/limits.js'
 import { loadGenerations, selectCurrent, type HistoryFile } from '../receipts/lineage.js'
 import { inspectReceipt, type InspectedReceipt } from '../receipts/receipt.js'
-import { terminalLine } from '../render/safe-text.js'
+import { terminalLine } from '../util/safe-text.js'
 import { choice, parseArgs } from './args.js'
 import { CliError, type CliIo } from './io.js'
 

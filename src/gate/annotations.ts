@@ -4,8 +4,13 @@
  * annotations; an unreadable receipt gets a failure annotation on its own file.
  * Titles ≤ 255 characters, messages and raw details ≤ 64 KB.
  */
-import { LINE_CONTROL_CHARS, terminalText } from '../render/safe-text.js'
-import type { ReceiptRow, ReportAnnotation, ReportFinding } from './report.js'
+import { LINE_CONTROL_CHARS, terminalText } from '../util/safe-text.js'
+import {
+  isOpen,
+  type ReceiptRow,
+  type ReportAnnotation,
+  type ReportFinding
+} from './report.js'
 
 export const ANNOTATION_LIMITS = {
   title: 255,
@@ -19,7 +24,7 @@ const LEVEL_RANK = { failure: 0, warning: 1, notice: 2 } as const
 export function findingLevel(
   finding: ReportFinding
 ): ReportAnnotation['annotation_level'] | null {
-  if (finding.status !== 'open' && finding.status !== 'not_fixed') return null
+  if (!isOpen(finding)) return null
   if (finding.classification !== 'introduced') return 'notice'
   if (finding.severity === 'P0' || finding.severity === 'P1') return 'failure'
   return finding.severity === 'P2' ? 'warning' : 'notice'

@@ -5,8 +5,10 @@
  * when a SHIP review's range holds it. A review whose base is unknown proves nothing:
  * the commits it might hold are unknown, never reviewed. Pure.
  */
-import type { PrCommit } from '../source/types.js'
-import type { BookkeepingMatcher } from './review-head.js'
+import type { GateOptions } from './options.js'
+import type { Problem } from './report.js'
+import { shortSha, type BookkeepingMatcher } from './review-head.js'
+import type { PrCommit } from './source.js'
 
 /** One selected receipt's review, with the PR commits its range holds. */
 export interface CoveringReview {
@@ -32,14 +34,73 @@ export interface Coverage {
   note: string | null
 }
 
-/** The PR's code commits: those that change a path bookkeeping does not cover. */
+/**
+ * The PR's code commits: those that change a path bookkeeping does not cover, and those
+ * whose paths are not listed (nothing shows them bookkeeping-only).
+ */
 export function codeCommits(
   commits: readonly PrCommit[],
   isBookkeeping: BookkeepingMatcher
 ): string[] {
   return commits
-    .filter((commit) => commit.paths.some((path) => !isBookkeeping(path)))
+    .filter((commit) => commit.paths?.some((path) => !isBookkeeping(path)) ?? true)
     .map((commit) => commit.sha)
+}
+
+/**
+ * The PR commits `tip` reaches, itself included, over the PR's parent graph (sha → parent
+ * ids): a parent outside the PR is on the base side, and so is all it reaches.
+ */
+export function reachableInPr(
+  parents: ReadonlyMap<string, readonly string[]>,
+  tip: string
+): Set<string> {
+  const reached = new Set<string>()
+  const stack = [tip]
+  for (let sha = stack.pop(); sha !== undefined; sha = stack.pop()) {
+    const up = parents.get(sha)
+    if (up === undefined || reached.has(sha)) continue
+    reached.add(sha)
+    stack.push(...up)
+  }
+  return reached
+}
+
+/**
+ * How many commits inside SHIP reviews' ranges are read too, so that the counts are exact:
+ * one concurrent wave of reads beside those that must be made. Past it none are read.
+ */
+export const EXACT_COUNT_READS = 8
+
+/**
+ * The commits whose paths coverage lists: the unlisted ones no SHIP review with a known
+ * base holds (code or bookkeeping decides whether they needed a review), and the reviewed
+ * ones when at most `budget` (they are reviewed whatever they changed; read, they count
+ * exactly, and git's counts and the API's agree).
+ */
+export function toClassify(
+  commits: readonly PrCommit[],
+  reviews: readonly CoveringReview[],
+  budget = EXACT_COUNT_READS
+): string[] {
+  const held = reviews.filter((r) => r.verdict === 'SHIP' && r.baseKnown)
+  const unlisted = commits.filter((c) => c.paths === null)
+  const reviewed = unlisted.filter((c) =>
+    held.some((r) => r.commits?.has(c.sha) === true)
+  )
+  return unlisted
+    .filter((c) => reviewed.length <= budget || !reviewed.includes(c))
+    .map((c) => c.sha)
+}
+
+/**
+ * Why the counts may hold bookkeeping commits: commits whose paths were not read (over
+ * the API, reviewed ones past {@link EXACT_COUNT_READS}), or null when every one was.
+ */
+export function unlistedNote(commits: readonly PrCommit[]): string | null {
+  const count = commits.filter((c) => c.paths === null).length
+  if (count === 0) return null
+  return `${count} commit${count === 1 ? '' : 's'} counted as code without ${count === 1 ? 'its' : 'their'} paths read (inside a SHIP review's range, or too large to list): the counts may include bookkeeping-only commits`
 }
 
 /** Each code commit's coverage by the SHIP reviews. */
@@ -76,4 +137,34 @@ export function recordedBase(value: unknown): string | null {
   return typeof value === 'string' && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(value)
     ? value
     : null
+}
+
+/** With `coverage: require`, what is not proven reviewed fails the run (an unknown too). */
+export function coverageFailures(
+  options: GateOptions,
+  coverage: Coverage | null | undefined,
+  problems: Problem[]
+): boolean {
+  if (options.coverage !== 'require' || coverage === undefined) return false
+  if (coverage === null) {
+    problems.push({
+      code: 'coverage-unknown',
+      path: null,
+      message: 'coverage: require, but the review coverage could not be computed'
+    })
+    return true
+  }
+  for (const sha of coverage.unreviewed)
+    problems.push({
+      code: 'coverage-unreviewed',
+      path: null,
+      message: `code commit ${shortSha(sha)} is inside no SHIP review's range`
+    })
+  for (const sha of coverage.unknown)
+    problems.push({
+      code: 'coverage-unknown',
+      path: null,
+      message: `code commit ${shortSha(sha)} may be inside a SHIP review whose base is unknown: not proven reviewed`
+    })
+  return coverage.unreviewed.length + coverage.unknown.length > 0
 }

@@ -4,6 +4,7 @@
  * its make-pr step copies each bullet into the PR body as
  * `- [ ] … — deferred from impl-review (…)`. The audit checks the body names them all.
  */
+import type { Problem } from './report.js'
 
 /** The PR-body breadcrumb make-pr writes after each deferred finding (em dash). */
 const BODY_BULLET = /^[ \t]*[-*+] \[[ xX]\] .*— deferred from impl-review \(/
@@ -22,17 +23,23 @@ export interface DeferredHint {
   paste: string
 }
 
+/** What a hint is about, in words: its deferral file bullet, or the receipts' count. */
+export function hintItem(hint: DeferredHint): string {
+  return hint.item ?? 'a deferred finding counted on the receipts'
+}
+
+/** The audit; the report carries it without `unreadableSink` and `failed`. */
 export interface DeferredAudit {
-  /** True when the audit did not run (disabled, or no PR body); see `notes`. */
-  skipped: boolean
   expected: number
   named: number
-  /** The `<file>:<line> — <title>` tails of the deferral file's bullets the body does not name. */
+  /** The `<file>:<line> — <title>` tails of the deferral file's bullets the body does not name (identifiers). */
   unnamed: string[]
   /** Deferrals counted on the receipts (walkthrough.deferred) that no bullet names. */
   uncounted: number
   /** One per unnamed deferral: the near miss seen, why it did not count, what to paste. */
   hints: DeferredHint[]
+  /** True when the audit did not run (disabled, or no PR body); see `notes`. */
+  skipped: boolean
   notes: string[]
   /** Why the deferral file is there but could not be read (the audit then fails), or null. */
   unreadableSink: string | null
@@ -56,11 +63,6 @@ export function sinkTails(markdown: string): string[] {
     .map((line) => line.trimStart())
     .filter((line) => line.startsWith('- ['))
     .map(sinkTailOf)
-}
-
-/** Number of deferral bullets in a PR body (ticked ones count too). */
-export function countBodyBullets(body: string): number {
-  return body.split(/\r?\n/).filter((line) => BODY_BULLET.test(line)).length
 }
 
 /** A Markdown task-list checkbox opening a line, ticked or not. */
@@ -98,6 +100,30 @@ export interface AuditInput {
    */
   sinkUnreadable?: string | null
   sinkNote: string | null
+}
+
+/** The problems of an audit (`sinkPath`: the deferral file, if known), each with its code. */
+export function auditProblems(
+  unreadableSink: string | null,
+  hints: readonly DeferredHint[],
+  sinkPath: string | null
+): Problem[] {
+  return [
+    ...(unreadableSink === null
+      ? []
+      : [
+          {
+            code: 'deferral-unreadable',
+            path: sinkPath,
+            message: `the deferral file cannot be read, its bullets are unknown: ${unreadableSink}`
+          }
+        ]),
+    ...hints.map((hint) => ({
+      code: 'deferred-unnamed',
+      path: sinkPath,
+      message: `${hintItem(hint)} is not named in the PR body: ${hint.why}`
+    }))
+  ]
 }
 
 /** Runs the audit. */
@@ -140,12 +166,12 @@ export function auditDeferred(input: AuditInput): DeferredAudit {
   if (unreadable !== null)
     notes.push(`deferral file unreadable, its bullets unknown: ${unreadable}`)
   return {
-    skipped: false,
     expected,
     named,
     unnamed,
     uncounted,
     hints,
+    skipped: false,
     notes,
     unreadableSink: unreadable,
     failed: expected - named > 0 || unreadable !== null
@@ -207,12 +233,12 @@ function sinkTailOf(line: string): string {
 
 function skipped(expected: number, why: string): DeferredAudit {
   return {
-    skipped: true,
     expected,
     named: 0,
     unnamed: [],
     uncounted: 0,
     hints: [],
+    skipped: true,
     notes: [why],
     unreadableSink: null,
     failed: false

@@ -5,10 +5,7 @@
  * their own: they are moved to the head line where the change that removed them sits.
  * Pure: patches in, line facts out.
  */
-
-import type { ChangedFile, ChangedFiles } from '../source/types.js'
-
-export type { ChangedFile, ChangedFiles }
+import type { ChangedFile, ChangedFiles } from './source.js'
 
 /** One run of removed and added lines: the base lines it removed, the head line it sits at. */
 interface Change {

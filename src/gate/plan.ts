@@ -5,7 +5,9 @@
  * Caps (SPEC §2): 2 MiB a file, 500 receipts in path order, 64 MiB in all — over a cap,
  * that receipt alone is unreadable.
  */
-import type { TreeEntry } from '../source/types.js'
+import type { Selection } from './options.js'
+import { globMatcher, shortSha } from './review-head.js'
+import type { ReceiptSource, TreeEntry } from './source.js'
 
 export const CAPS = {
   fileBytes: 2 * 1024 * 1024,
@@ -103,4 +105,89 @@ export function applyCaps(plans: readonly ReceiptPlan[]): ReceiptPlan[] {
 
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
+}
+
+/** The PR's changed paths as the source told them, or why they are unknown. */
+export type ChangedPaths = Awaited<ReturnType<ReceiptSource['changedPaths']>>
+
+/**
+ * `select`: receipts changed in the PR (default; `changed` is what the source said),
+ * all, or globs, in natural order (`r-9`, `r-10`). What selected nothing is said in
+ * `notes`: a silent empty selection reads only as a missing receipt.
+ */
+export function selectPlans(
+  plans: readonly ReceiptPlan[],
+  select: Selection,
+  changed: ChangedPaths | null,
+  base: string | null,
+  notes: string[]
+): ReceiptPlan[] {
+  const chosen = choosePlans(plans, select, changed, notes)
+  if (select.mode === 'globs') {
+    for (const glob of select.globs) {
+      // An exclusion selects nothing by itself (`!(…)` is an extglob, not one).
+      if (glob.startsWith('!') && !glob.startsWith('!(')) continue
+      const match = globMatcher([glob])
+      if (!plans.some((plan) => match(plan.path)))
+        notes.push(`select: ${JSON.stringify(glob)} matched no receipt`)
+    }
+  }
+  if (select.mode === 'changed' && chosen.length === 0 && plans.length > 0)
+    notes.push(
+      `none of the ${plans.length} receipt${plans.length === 1 ? '' : 's'} changed since the base${base ? ` ${shortSha(base)}` : ''} (select: all checks every one)`
+    )
+  return chosen.sort((a, b) => naturalOrder(a.path, b.path))
+}
+
+function choosePlans(
+  plans: readonly ReceiptPlan[],
+  select: Selection,
+  changed: ChangedPaths | null,
+  notes: string[]
+): ReceiptPlan[] {
+  if (select.mode === 'globs') {
+    const match = globMatcher(select.globs)
+    return plans.filter((plan) => match(plan.path))
+  }
+  if (select.mode === 'all' || changed === null) return [...plans]
+  if (changed.paths === null) {
+    notes.push(`${changed.note}: all receipts selected`)
+    return [...plans]
+  }
+  const paths = new Set(changed.paths)
+  const history = changed.paths.filter((path) => path.includes('.history/'))
+  return plans.filter(
+    (plan) =>
+      paths.has(plan.path) ||
+      history.some((path) => path.startsWith(`${plan.path}.history/`))
+  )
+}
+
+/** Every blob the plans need, each once. */
+export function blobsOf(plans: readonly ReceiptPlan[]): string[] {
+  const shas = plans.flatMap((plan) =>
+    plan.unreadable
+      ? []
+      : [plan.latest, ...plan.history].flatMap((e) => (e ? [e.sha] : []))
+  )
+  return [...new Set(shas)]
+}
+
+/** Paths with their digit runs compared as numbers (`…9, 10, 11`), else by code units. */
+function naturalOrder(a: string, b: string): number {
+  const left = a.split(/(\d+)/)
+  const right = b.split(/(\d+)/)
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const x = left[i] as string
+    const y = right[i] as string
+    if (x === y) continue
+    // Odd parts are digit runs: shorter (without leading zeros) is smaller.
+    if (i % 2 === 1) {
+      const [nx, ny] = [x.replace(/^0+/, ''), y.replace(/^0+/, '')]
+      if (nx.length !== ny.length) return nx.length - ny.length
+      if (nx !== ny) return nx < ny ? -1 : 1
+    }
+    return x < y ? -1 : 1
+  }
+  return left.length - right.length
 }

@@ -1,9 +1,10 @@
 /**
  * The JSON report (SPEC §8): a stable contract that tests and users script against.
- * Keys may be added later, never renamed or removed.
+ * Keys may be added later, never renamed or removed. The helpers at the end are the
+ * facts about a report that more than one output reads (title, outputs, summary).
  */
 import type { Coverage } from './coverage.js'
-import type { DeferredHint } from './deferred.js'
+import type { DeferredAudit } from './deferred.js'
 import type { Conclusion, Currentness } from './gate.js'
 
 export type HeadSource = 'findings' | 'envelope' | 'history' | 'none'
@@ -141,18 +142,7 @@ export interface Report {
   receipts: ReceiptRow[]
   missing: string[]
   required: string[]
-  deferred: {
-    expected: number
-    named: number
-    /** Tails of the deferral file's bullets the PR body does not name (identifiers). */
-    unnamed: string[]
-    /** Deferrals counted on the receipts that no bullet of the body names. */
-    uncounted: number
-    /** Per unnamed deferral: the near miss seen, why it did not count, the bullet to paste. */
-    hints: DeferredHint[]
-    skipped: boolean
-    notes: string[]
-  }
+  deferred: Omit<DeferredAudit, 'unreadableSink' | 'failed'>
   annotations: ReportAnnotation[]
   /** Annotations beyond `max-annotations`, counted in the summary. */
   annotationsNotShown: number
@@ -165,4 +155,26 @@ export interface Report {
    * computed (the note says why), absent when `coverage: off` or in special reports.
    */
   coverage?: Coverage | null
+}
+
+/** A current finding with the path of the receipt that holds it. */
+export type CurrentFinding = ReportFinding & { receipt: string }
+
+/** The findings of current receipts (a stale row's are in `staleFindings`). */
+export function currentFindings(report: Report): CurrentFinding[] {
+  return report.receipts.flatMap((row) =>
+    row.findings.map((f) => ({ ...f, receipt: row.path }))
+  )
+}
+
+/** Still open: `open` or `not_fixed` (not fixed, not withdrawn). */
+export function isOpen(finding: ReportFinding): boolean {
+  return finding.status === 'open' || finding.status === 'not_fixed'
+}
+
+/** Current findings that are introduced and still open. */
+export function introducedOpen(report: Report): CurrentFinding[] {
+  return currentFindings(report).filter(
+    (f) => f.classification === 'introduced' && isOpen(f)
+  )
 }

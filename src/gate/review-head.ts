@@ -6,7 +6,7 @@
  * green-gate precedent (`.flow/**` except `.flow/bin/**` and `.flow/config.json`).
  */
 import picomatch from 'picomatch'
-import type { Ancestry } from '../source/types.js'
+import type { Ancestry, ReceiptCommit } from './source.js'
 
 /** Is this path bookkeeping? Built once from the `bookkeeping-paths` globs. */
 export type BookkeepingMatcher = (path: string) => boolean
@@ -120,4 +120,37 @@ export function judgeReviewedHead(
 /** The first 7 hex digits, as git shows a commit. */
 export function shortSha(sha: string): string {
   return /^[0-9a-f]{8,}$/i.test(sha) ? sha.slice(0, 7) : sha.slice(0, 40)
+}
+
+/** An unbound receipt's reviewed SHA under the history rule, or why there is none. */
+export interface InferredHead {
+  sha: string | null
+  reason: string | null
+}
+
+/** The history rule: R = first parent of the newest commit that changed the receipt, if that commit is bookkeeping only. */
+export function inferFromHistory(
+  commit: ReceiptCommit | null,
+  isBookkeeping: BookkeepingMatcher
+): InferredHead {
+  if (commit === null)
+    return { sha: null, reason: 'stale: no commit that added the receipt was found' }
+  if (commit.note !== undefined)
+    return {
+      sha: null,
+      reason: `stale: cannot tell which commit the review saw (${commit.note})`
+    }
+  const code = (commit.changedPaths ?? []).filter((changed) => !isBookkeeping(changed))
+  if (code.length > 0) {
+    return {
+      sha: null,
+      reason: `stale: the receipt was committed in ${shortSha(commit.sha)} together with code (${code.slice(0, 3).join(', ')}${code.length > 3 ? ', …' : ''}); the review cannot have seen it`
+    }
+  }
+  if (commit.parent === null)
+    return {
+      sha: null,
+      reason: `stale: the receipt's commit ${shortSha(commit.sha)} has no parent to have reviewed`
+    }
+  return { sha: commit.parent, reason: null }
 }

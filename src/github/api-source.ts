@@ -13,8 +13,10 @@ import {
   type ReceiptSource,
   type TreeEntry,
   type TreeListing
-} from '../source/types.js'
+} from '../gate/source.js'
+import { fullObjectId } from '../gate/review-head.js'
 import { GitHubError, type Octokit } from './client.js'
+import { prCommitMethods } from './pr-commits.js'
 import { filesPageParams, folderTreeParams } from './routes.js'
 
 /** GitHub caps the PR files list at 3,000 and a comparison's files at 300. */
@@ -33,6 +35,8 @@ export interface ApiSourceOptions {
    * all. A promise lets the tree walk start while the PR is being read.
    */
   changedFiles: number | Promise<number>
+  /** The PR's base commit (pulls.get), for review coverage: no PR commit is reachable from it. */
+  baseSha?: string | Promise<string>
 }
 
 type RawTreeEntry = {
@@ -54,6 +58,8 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
   const filesList = async (): Promise<FilesList> => (files ??= readFilesList(options))
   return {
     head,
+    // Review coverage (issue 25.3): the PR's commit graph, ranges over it, classification.
+    ...prCommitMethods(options),
     listTree: async (dir) => listTree(octokit, base, head, dir),
     readBlobs: async (shas) => {
       const blobs = await Promise.all(
@@ -241,9 +247,6 @@ async function readBlob(
   }
 }
 
-/** A full object id: the only form of a reviewed SHA that goes into a URL. */
-const FULL_ID = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/
-
 /** The paths a files list touches: a rename both (moving a receipt in or out of the folder changes it). */
 function touchedPaths(
   files: ReadonlyArray<{ filename: string; previous_filename?: string }>
@@ -266,7 +269,7 @@ export async function ancestry(
   head: string
 ): Promise<Ancestry> {
   // Receipt text is hostile: only a full object id goes into the URL (the gate checked).
-  if (!FULL_ID.test(reviewed)) return { kind: 'unknown-commit' }
+  if (fullObjectId(reviewed, head) !== reviewed) return { kind: 'unknown-commit' }
   if (reviewed === head.toLowerCase()) return { kind: 'identical' }
   try {
     const { data } = await octokit.rest.repos.compareCommitsWithBasehead({

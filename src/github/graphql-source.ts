@@ -10,13 +10,15 @@ import {
   FILE_READ_CAP,
   notAFile,
   overFileCap,
+  type PrGraphCommit,
   type ReceiptCommit,
   type ReceiptSource,
   type TreeEntry,
   type TreeListing
-} from '../source/types.js'
+} from '../gate/source.js'
 import { listTree as restListTree } from './api-source.js'
 import type { Octokit } from './client.js'
+import { PR_COMMITS_CAP, prCommitMethods } from './pr-commits.js'
 import type { PullRequestInfo } from './pulls.js'
 
 /** Levels of the receipts folder read in the query (`x.json.history/` is the second). */
@@ -110,6 +112,12 @@ function entriesOf(value: unknown): GqlEntry[] | null {
 // ------------------------------------------------------------------ the queries
 
 const BLOB = 'byteSize isBinary isTruncated text'
+/**
+ * The PR's commit graph for review coverage (issue 25.3), as pulls/commits lists it: the
+ * first 100 (GraphQL's page); a longer PR's is listed through REST.
+ */
+const COMMITS =
+  'commits(first: 100) { totalCount nodes { commit { oid parents(first: 2) { totalCount nodes { oid } } } } }'
 
 /** Tree entries with their blobs, `depth` levels deep. */
 function entriesSelection(depth: number): string {
@@ -130,6 +138,7 @@ function mainQuery(withFolder: boolean, withSink: boolean): string {
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) {
       number body headRefOid baseRefOid headRefName isCrossRepository changedFiles
+      ${COMMITS}
     }
     ${withFolder ? `folder: object(expression: $folder) { ... on Tree { ${entriesSelection(TREE_DEPTH)} } }` : ''}
     ${withSink ? `head: object(oid: $head) { ... on Commit { sink: file(path: $sink) { name type mode oid object { ... on Blob { ${BLOB} } } } } }` : ''}
@@ -159,6 +168,39 @@ function historyQuery(count: number): string {
 }
 
 // ------------------------------------------------------------------ the read
+
+type Graph = { commits: PrGraphCommit[] } | { commits: null; note: string }
+
+/**
+ * The PR's commits with their parents, oldest first; undefined (the REST list answers)
+ * where the answer is not whole: over 100 commits, a commit with more parents than asked
+ * for, or odd.
+ */
+function graphOf(pull: Json): Graph | undefined {
+  const listed = isObject(pull.commits) ? pull.commits : {}
+  const nodes = Array.isArray(listed.nodes) ? listed.nodes : []
+  if (typeof listed.totalCount === 'number' && listed.totalCount >= PR_COMMITS_CAP)
+    return {
+      commits: null,
+      note: `the PR has ${PR_COMMITS_CAP} commits or more, more than GitHub lists`
+    }
+  const commits = nodes.map((node): PrGraphCommit | null => {
+    const commit = isObject(node) && isObject(node.commit) ? node.commit : {}
+    const parents = isObject(commit.parents) ? commit.parents : {}
+    const oids = (Array.isArray(parents.nodes) ? parents.nodes : []).map((p) =>
+      isObject(p) ? str(p.oid) : null
+    )
+    const sha = str(commit.oid)
+    if (!sha || parents.totalCount !== oids.length || oids.includes(null)) return null
+    return {
+      sha: sha.toLowerCase(),
+      parents: oids.map((oid) => String(oid).toLowerCase())
+    }
+  })
+  return commits.length === listed.totalCount && !commits.includes(null)
+    ? { commits: commits as PrGraphCommit[] }
+    : undefined
+}
 
 /** The folder at the head: null when absent or not a folder (an empty listing). */
 const folderEntries = (repository: Json): GqlEntry[] | null =>
@@ -205,6 +247,7 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     folder: head ? folderEntries(repository) : undefined,
     sink: sinkPath ? { path: sinkPath, entry: sinkEntry(repository) } : undefined
   }
+  const graph = graphOf(raw)
   return {
     pull,
     source: (rest) =>
@@ -212,8 +255,10 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
         octokit,
         owner,
         repo,
+        pull,
         rest,
         receiptsDir,
+        graph,
         prefetched: head === rest.head ? prefetched : {}
       })
   }
@@ -223,8 +268,11 @@ interface SourceOptions {
   octokit: Octokit
   owner: string
   repo: string
+  pull: PullRequestInfo
   rest: ReceiptSource
   receiptsDir: string
+  /** The PR's commit graph read with it; undefined: the REST source lists it. */
+  graph: Graph | undefined
   prefetched: {
     folder?: GqlEntry[] | null
     sink?: { path: string; entry: GqlEntry | null }
@@ -248,8 +296,15 @@ function graphqlSource(options: SourceOptions): ReceiptSource {
     })
     return isObject(data.repository) ? folderEntries(data.repository) : null
   }
+  const { graph, pull } = options
   return {
     ...rest,
+    // Review coverage over the graph read with the PR: no request of its own.
+    ...prCommitMethods(
+      { octokit, owner, repo, head, pullNumber: pull.number, baseSha: pull.baseSha },
+      async () =>
+        graph ?? rest.prCommitGraph?.() ?? { commits: null, note: 'no commit list' }
+    ),
     async listTree(dir) {
       const entries = await folder(dir)
       if (!entries) return { entries: [], truncated: false }

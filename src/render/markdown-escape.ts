@@ -4,7 +4,7 @@
  * prose go into fenced code blocks whose fence is longer than any backtick run inside,
  * so nothing can close the fence, open HTML, ping anyone or break a table.
  */
-import { CONTROL_CHARS, visibleEscape } from './safe-text.js'
+import { CONTROL_CHARS, visibleEscape } from '../util/safe-text.js'
 
 // Backslash-escapable ASCII punctuation that can start Markdown syntax.
 const MARKDOWN_META = /[\\`*_{}[\]()#+\-.!|~>]/g

@@ -6,7 +6,17 @@
  * text goes through the escapers of `markdown-escape.ts`.
  */
 import type { Conclusion } from '../gate/gate.js'
-import type { PlacedFinding, ReceiptRow, Report, ReportFinding } from '../gate/report.js'
+import {
+  currentFindings,
+  introducedOpen,
+  isOpen,
+  type CurrentFinding,
+  type PlacedFinding,
+  type ReceiptRow,
+  type Report,
+  type ReportFinding
+} from '../gate/report.js'
+import { hintItem } from '../gate/deferred.js'
 import { shortSha } from '../gate/review-head.js'
 import { htmlText, mdCode, mdFence, mdInline } from './markdown-escape.js'
 
@@ -83,28 +93,13 @@ function failureCauses(report: Report): string[] {
   return causes
 }
 
-function plural(n: number, noun: string): string {
+export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
 /** The deferred audit's line when it was skipped: its note says why, once. */
 export function auditSkipped(notes: readonly string[]): string {
   return `skipped (${notes.join('; ')})`
-}
-
-/** Current findings that are introduced and still open (open or not_fixed). */
-export function introducedOpen(report: Report): ReportFinding[] {
-  return currentFindings(report).filter(
-    (f) =>
-      f.classification === 'introduced' &&
-      (f.status === 'open' || f.status === 'not_fixed')
-  )
-}
-
-function currentFindings(report: Report): Array<ReportFinding & { receipt: string }> {
-  return report.receipts.flatMap((row) =>
-    row.findings.map((f) => ({ ...f, receipt: row.path }))
-  )
 }
 
 interface Block {
@@ -115,93 +110,19 @@ interface Block {
   finding?: true
 }
 
-/**
- * A block whose text is made only when a summary may hold it: a finding's details.
- * `atLeast` is the least its size can be (escaping only ever lengthens text).
- */
-interface LaterBlock {
-  make: () => string
-  atLeast: number
-  priority: number
-}
-
-/** A block with its UTF-8 size: exact once its text is made, until then the least it can be. */
-interface Slot {
-  text?: string
-  make?: () => string
-  bytes: number
-  priority: number
-  finding?: true
-}
-
-/**
- * The blocks of each report, made once. Performance (issue 7): the action renders one
- * report twice (the check run's 64 KiB, the job summary's 1 MiB), and escaping every
- * finding's text is most of a render; a report is not changed once built.
- */
-const slotsOf = new WeakMap<Report, readonly Slot[]>()
-
-function slots(report: Report): readonly Slot[] {
-  let out = slotsOf.get(report)
-  if (out === undefined) {
-    out = summaryBlocks(report).map((block): Slot =>
-      'make' in block
-        ? { make: block.make, bytes: block.atLeast, priority: block.priority }
-        : { ...block, bytes: byteLength(block.text) }
-    )
-    slotsOf.set(report, out)
-  }
-  return out
-}
-
-/** A slot's text, made and measured the first time it is needed. */
-function made(slot: Slot): string {
-  if (slot.text === undefined && slot.make !== undefined) {
-    slot.text = slot.make()
-    slot.bytes = byteLength(slot.text)
-  }
-  return slot.text ?? ''
-}
-
-function totalBytes(slots: readonly Slot[]): number {
-  return slots.reduce((sum, slot) => sum + slot.bytes, 0)
-}
-
 /** Renders the summary within `maxBytes`, cutting whole blocks and saying what was cut. */
 export function renderSummary(
   report: Report,
   maxBytes: number = SUMMARY_LIMITS.checkRun
 ): string {
-  return summaryPieces(report, maxBytes).join('')
-}
-
-/**
- * The summary `renderSummary` gives, as the pieces it is joined from, in order.
- *
- * Performance (issue 7): the job summary's megabyte is written from these, encoded once
- * into the file's bytes. Joined first, it was a two-megabyte string (two bytes a
- * character once any text is outside Latin-1, as the icons are) and copied again with the
- * line end, and on a 2-core runner every megabyte of fresh memory is milliseconds.
- */
-export function summaryPieces(
-  report: Report,
-  maxBytes: number = SUMMARY_LIMITS.checkRun
-): string[] {
-  const all = slots(report)
+  const blocks = summaryBlocks(report)
   for (let floor = 0; floor <= 3; floor++) {
-    const kept = all.filter((slot) => slot.priority >= floor)
-    const dropped = all.filter((slot) => slot.priority < floor)
-    // The size the pieces add up to (a newline between blocks, then the note), without
-    // building a text of every block only to find it too long. Details not made yet
-    // count at their least: only if that fits are they made and measured (issue 7: the
-    // check run's 64 KiB never holds 200 findings' details, made for nothing before the
-    // check run could be posted; the job summary makes them, while it is on the wire).
-    const rest = Math.max(0, kept.length - 1) + byteLength(cutNote(dropped))
-    if (totalBytes(kept) + rest > maxBytes) continue
-    for (const slot of kept) made(slot)
-    if (totalBytes(kept) + rest <= maxBytes) return pieces(kept, dropped)
+    const kept = blocks.filter((block) => block.priority >= floor)
+    const dropped = blocks.filter((block) => block.priority < floor)
+    const text = kept.map((block) => block.text).join('\n') + cutNote(dropped)
+    if (byteLength(text) <= maxBytes) return text
   }
-  return [hardCut(all, maxBytes)]
+  return hardCut(blocks, maxBytes)
 }
 
 /**
@@ -209,36 +130,24 @@ export function summaryPieces(
  * current finding is an annotation, a summary line, or counted here (SPEC §5). The
  * old note counted "detail blocks" only, so cut finding lines went uncounted.
  */
-function cutNote(dropped: ReadonlyArray<{ finding?: true }>): string {
+function cutNote(dropped: readonly Block[]): string {
   if (dropped.length === 0) return ''
   const findings = dropped.filter((block) => block.finding).length
   const other = dropped.length - findings
   const parts = [
-    ...(findings > 0 ? [`${findings} finding${findings === 1 ? '' : 's'}`] : []),
-    ...(other > 0 ? [`${other} detail block${other === 1 ? '' : 's'}`] : [])
+    ...(findings > 0 ? [plural(findings, 'finding')] : []),
+    ...(other > 0 ? [plural(other, 'detail block')] : [])
   ]
   return `\n\n> **Note:** ${parts.join(' and ')} not shown: the summary is limited in size. The JSON report (output \`report\`) has everything.\n`
 }
 
-/** The blocks' texts with a newline between them, then the note on what was cut. */
-function pieces(kept: readonly Slot[], dropped: readonly Slot[]): string[] {
-  const out: string[] = []
-  for (const [i, slot] of kept.entries()) {
-    if (i > 0) out.push('\n')
-    out.push(made(slot))
-  }
-  const note = cutNote(dropped)
-  if (note) out.push(note)
-  return out
-}
-
 /** Even the essential blocks do not fit: keep what fits in order, count the rest. */
-function hardCut(slots: readonly Slot[], maxBytes: number): string {
-  const essential = slots.filter((slot) => slot.priority >= 3)
-  const lesser = slots.filter((slot) => slot.priority < 3)
+function hardCut(blocks: readonly Block[], maxBytes: number): string {
+  const essential = blocks.filter((block) => block.priority >= 3)
+  const lesser = blocks.filter((block) => block.priority < 3)
   let out = ''
   for (let i = 0; i < essential.length; i++) {
-    const next = `${out}${made(essential[i] as Slot)}\n`
+    const next = `${out}${(essential[i] as Block).text}\n`
     const note = cutNote([...essential.slice(i + 1), ...lesser])
     if (byteLength(next) + byteLength(note) > maxBytes)
       return out + cutNote([...essential.slice(i), ...lesser])
@@ -251,7 +160,7 @@ function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8')
 }
 
-function summaryBlocks(report: Report): Array<Block | LaterBlock> {
+function summaryBlocks(report: Report): Block[] {
   return [
     ...headerBlocks(report),
     ...verdictBlocks(report),
@@ -275,7 +184,7 @@ function headerBlocks(report: Report): Block[] {
     '',
     `**${mdInline(renderTitle(report))}**`,
     '',
-    `Head ${mdCode(shortSha(report.head))}${report.base ? ` · changed since ${mdCode(shortSha(report.base))}` : ''} · ${report.receipts.length} receipt${report.receipts.length === 1 ? '' : 's'} selected · required: ${required}`
+    `Head ${mdCode(shortSha(report.head))}${report.base ? ` · changed since ${mdCode(shortSha(report.base))}` : ''} · ${plural(report.receipts.length, 'receipt')} selected · required: ${required}`
   ]
   for (const note of report.notes) lines.push('', `> ${mdInline(note)}`)
   return [{ text: lines.join('\n'), priority: 3 }]
@@ -286,16 +195,10 @@ function verdictBlocks(report: Report): Block[] {
   if (report.receipts.length === 0)
     out.push({ text: '_No receipt selected._', priority: 3 })
   else {
-    const rows = report.receipts.map(
-      (row) =>
-        `| ${mdCode(row.path)} | ${cell(row.type)} | ${cell(row.mode)} | ${cell(row.verdict)}${drawsLabel(
-          row.draws
-        )
-          .map((d) => ` (${d})`)
-          .join(
-            ''
-          )} | ${currentnessCell(row)} | ${ICON[row.conclusion]} ${row.conclusion} |`
-    )
+    const rows = report.receipts.map((row) => {
+      const verdict = [cell(row.verdict), ...drawsLabel(row.draws).map((d) => `(${d})`)]
+      return `| ${mdCode(row.path)} | ${cell(row.type)} | ${cell(row.mode)} | ${verdict.join(' ')} | ${currentnessCell(row)} | ${ICON[row.conclusion]} ${row.conclusion} |`
+    })
     out.push({
       text: [
         '| Receipt | Type | Backend | Verdict | Currentness | Conclusion |',
@@ -316,7 +219,7 @@ function verdictBlocks(report: Report): Block[] {
 
 /** "3 draws" for a fan-out receipt's row; nothing for a single review. */
 export function drawsLabel(draws: number | null | undefined): string[] {
-  return draws ? [`${draws} draw${draws === 1 ? '' : 's'}`] : []
+  return draws ? [plural(draws, 'draw')] : []
 }
 
 function cell(value: string | null): string {
@@ -341,36 +244,26 @@ function currentnessCell(row: ReceiptRow): string {
 /** The summary line of a finding (exported for the tests that prove nothing is lost). */
 export function findingLine(finding: ReportFinding, receipt: string): string {
   const where = finding.anchor
-    ? ` — ${mdCode(`${finding.anchor.path}:${lines(finding)}`)}${finding.anchor.side === 'base' ? ' (base side)' : ''}`
+    ? ` — ${mdCode(anchorText(finding.anchor))}${finding.anchor.side === 'base' ? ' (base side)' : ''}`
     : ''
   return `- **${finding.severity}** · confidence ${finding.confidence} · ${finding.status} — ${mdInline(finding.title)}${where} · ${mdCode(receipt.slice(receipt.lastIndexOf('/') + 1))}`
 }
 
-function lines(finding: ReportFinding): string {
-  const anchor = finding.anchor
-  if (!anchor) return ''
-  return anchor.endLine === anchor.startLine
-    ? `${anchor.startLine}`
-    : `${anchor.startLine}-${anchor.endLine}`
+/** `path:start` or `path:start-end`. */
+export function anchorText(anchor: NonNullable<ReportFinding['anchor']>): string {
+  const { path, startLine: start, endLine: end } = anchor
+  return end === start ? `${path}:${start}` : `${path}:${start}-${end}`
 }
 
 function findingBlocks(
-  findings: ReadonlyArray<ReportFinding & { receipt: string }>,
+  findings: readonly CurrentFinding[],
   withBodies: boolean,
   current = true
-): Array<Block | LaterBlock> {
+): Block[] {
   return findings.flatMap((finding) => {
     const line: Block = { text: findingLine(finding, finding.receipt), priority: 2 }
-    const blocks: Array<Block | LaterBlock> = [
-      current ? { ...line, finding: true } : line
-    ]
-    if (withBodies) {
-      blocks.push({
-        make: () => detailsText(finding),
-        atLeast: byteLength(finding.body) + byteLength(finding.suggestion ?? ''),
-        priority: 1
-      })
-    }
+    const blocks: Block[] = [current ? { ...line, finding: true } : line]
+    if (withBodies) blocks.push({ text: detailsText(finding), priority: 1 })
     return blocks
   })
 }
@@ -388,12 +281,8 @@ function indent(text: string): string {
   return `  ${text.replace(/\n/g, '\n  ')}`
 }
 
-function introducedBlocks(report: Report): Array<Block | LaterBlock> {
-  const introduced = currentFindings(report).filter(
-    (f) =>
-      f.classification === 'introduced' &&
-      (f.status === 'open' || f.status === 'not_fixed')
-  )
+function introducedBlocks(report: Report): Block[] {
+  const introduced = introducedOpen(report)
   const head: Block = { text: '\n### 2. Introduced findings\n', priority: 3 }
   if (introduced.length === 0)
     return [
@@ -404,7 +293,7 @@ function introducedBlocks(report: Report): Array<Block | LaterBlock> {
     report.annotationsNotShown > 0
       ? [
           {
-            text: `\n${report.annotationsNotShown} annotation${report.annotationsNotShown === 1 ? '' : 's'} not shown (limit: max-annotations); the JSON report (output \`report\`) lists every finding.`,
+            text: `\n${plural(report.annotationsNotShown, 'annotation')} not shown (limit: max-annotations); the JSON report (output \`report\`) lists every finding.`,
             priority: 3
           }
         ]
@@ -444,7 +333,7 @@ function placementBlocks(report: Report): Block[] {
 function coverageBlocks(report: Report): Block[] {
   const coverage = report.coverage
   if (!coverage) return []
-  const head = `\n### Review coverage\n\n${coverage.reviewed} of ${coverage.commits} code commit${coverage.commits === 1 ? '' : 's'} inside a SHIP review's range (its recorded base..reviewed head).`
+  const head = `\n### Review coverage\n\n${coverage.reviewed} of ${plural(coverage.commits, 'code commit')} inside a SHIP review's range (its recorded base..reviewed head).`
   const lines = coverage.list
     .filter((c) => c.state !== 'reviewed')
     .map((c) =>
@@ -478,7 +367,7 @@ function suppressedDeferredBlocks(report: Report): Block[] {
     const total = suppressed ? Object.values(suppressed).reduce((a, b) => a + b, 0) : 0
     if (total > 0)
       lines.push(
-        `- ${mdCode(row.path)}: ${total} finding${total === 1 ? '' : 's'} suppressed below the confidence bar`
+        `- ${mdCode(row.path)}: ${plural(total, 'finding')} suppressed below the confidence bar`
       )
     if (row.details?.deferred)
       lines.push(
@@ -489,12 +378,10 @@ function suppressedDeferredBlocks(report: Report): Block[] {
   if (d.skipped) lines.push(`- Deferred audit: ${mdInline(auditSkipped(d.notes))}`)
   else {
     lines.push(
-      `- Deferred audit: ${d.hints.length === 0 ? '✅' : '❌'} the PR body names ${d.named} of ${d.expected} deferred finding${d.expected === 1 ? '' : 's'}`
+      `- Deferred audit: ${d.hints.length === 0 ? '✅' : '❌'} the PR body names ${d.named} of ${plural(d.expected, 'deferred finding')}`
     )
     for (const hint of d.hints) {
-      lines.push(
-        `  - not named: ${mdInline(hint.item ?? 'a deferred finding counted on the receipts')} — ${mdInline(hint.why)}`
-      )
+      lines.push(`  - not named: ${mdInline(hintItem(hint))} — ${mdInline(hint.why)}`)
       if (hint.nearMiss !== null)
         lines.push(`    - near miss: ${mdInline(hint.nearMiss.trim())}`)
       lines.push(`    - paste: ${mdCode(hint.paste)}`)
@@ -561,18 +448,14 @@ function anchorBlocks(report: Report): Block[] {
   ]
 }
 
-function otherFindingBlocks(report: Report): Array<Block | LaterBlock> {
+function otherFindingBlocks(report: Report): Block[] {
   const all = currentFindings(report)
-  const preExisting = all.filter(
-    (f) =>
-      f.classification === 'pre_existing' &&
-      (f.status === 'open' || f.status === 'not_fixed')
-  )
+  const preExisting = all.filter((f) => f.classification === 'pre_existing' && isOpen(f))
   const resolved = all.filter((f) => f.status === 'fixed' || f.status === 'withdrawn')
   const stale = report.receipts.flatMap((row) =>
     row.staleFindings.map((f) => ({ ...f, receipt: row.path }))
   )
-  const out: Array<Block | LaterBlock> = []
+  const out: Block[] = []
   if (preExisting.length)
     out.push(
       { text: '\n### Pre-existing findings\n', priority: 2 },

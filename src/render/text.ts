@@ -6,10 +6,11 @@
  * receipt text is made terminal-safe.
  */
 import type { Conclusion } from '../gate/gate.js'
+import { hintItem } from '../gate/deferred.js'
 import type { Report, ReportFinding } from '../gate/report.js'
 import { shortSha } from '../gate/review-head.js'
-import { terminalLine } from './safe-text.js'
-import { auditSkipped, drawsLabel, renderTitle } from './summary.js'
+import { terminalLine } from '../util/safe-text.js'
+import { anchorText, auditSkipped, drawsLabel, plural, renderTitle } from './summary.js'
 
 /** The width used when the output is not a terminal (a pipe, a file, a CI log). */
 export const DEFAULT_WIDTH = 100
@@ -93,8 +94,7 @@ export function renderText(
   else {
     entry('  ', '', `deferred audit: ${d.named} of ${d.expected} named in the PR body`, 4)
     for (const hint of d.hints) {
-      const item = hint.item ?? 'a deferred finding counted on the receipts'
-      entry('    ', '', `not named: ${terminalLine(item)}`, 6)
+      entry('    ', '', `not named: ${terminalLine(hintItem(hint))}`, 6)
       if (hint.nearMiss !== null)
         entry('      ', '', `near miss: ${terminalLine(hint.nearMiss.trim())}`, 8)
       entry('      ', '', `why: ${terminalLine(hint.why)}`, 8)
@@ -133,7 +133,7 @@ function selectionLine(report: Report): string {
   const from = report.base
     ? ` changed since ${shortSha(report.base)} (the merge base)`
     : ''
-  return `selected: ${selected} receipt${selected === 1 ? '' : 's'}${from}; required: ${report.required.length ? report.required.map(terminalLine).join(', ') : 'nothing'}`
+  return `selected: ${plural(selected, 'receipt')}${from}; required: ${report.required.length ? report.required.map(terminalLine).join(', ') : 'nothing'}`
 }
 
 const STATES = ['current', 'stale', 'ambiguous', 'unreadable'] as const
@@ -146,7 +146,7 @@ export function summaryLine(report: Report): string {
   )
     .filter(([, n]) => n > 0)
     .map(([state, n]) => `${n} ${state}`)
-  const receipts = `${report.receipts.length} receipt${report.receipts.length === 1 ? '' : 's'}${counts.length ? ` (${counts.join(', ')})` : ''}`
+  const receipts = `${plural(report.receipts.length, 'receipt')}${counts.length ? ` (${counts.join(', ')})` : ''}`
   const missing = report.missing.length ? `, ${report.missing.length} missing` : ''
   return `${report.conclusion}: ${receipts}${missing} — ${nextStep(report)}`
 }
@@ -214,8 +214,6 @@ function groupBySeverity(
 }
 
 function findingLine(f: ReportFinding): string {
-  const where = f.anchor
-    ? ` ${terminalLine(f.anchor.path)}:${f.anchor.startLine}${f.anchor.endLine !== f.anchor.startLine ? `-${f.anchor.endLine}` : ''}`
-    : ''
+  const where = f.anchor ? ` ${terminalLine(anchorText(f.anchor))}` : ''
   return `[${f.classification}, ${f.status}, confidence ${f.confidence}]${where} — ${terminalLine(f.title)}`
 }

@@ -7,6 +7,7 @@
  */
 import { execFile, spawn } from 'node:child_process'
 import { gitChangedFiles } from '../gate/diff-map.js'
+import { fullObjectId } from '../gate/review-head.js'
 import {
   FILE_READ_CAP,
   notAFile,
@@ -16,7 +17,7 @@ import {
   type ReceiptCommit,
   type ReceiptSource,
   type TreeEntry
-} from './types.js'
+} from '../gate/source.js'
 
 /** A git command failed; `message` is git's own first line, fit for one line on stderr. */
 export class GitError extends Error {}
@@ -321,8 +322,7 @@ export function gitSource({
     async ancestry(reviewed: string): Promise<Ancestry> {
       // Only a full object id is ever handed to git (the gate checked it is one): never a
       // ref, an abbreviation or an option that receipt text could spell.
-      if (!/^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(reviewed))
-        return { kind: 'unknown-commit' }
+      if (fullObjectId(reviewed, head) !== reviewed) return { kind: 'unknown-commit' }
       const type = await git(repo, ['cat-file', '-t', reviewed], [0, 1, 128])
       if (type.code !== 0)
         return shallow
@@ -382,10 +382,11 @@ export function gitSource({
       return { commits: await prCommitPaths(repo, `${mergeBase}..${head}`) }
     },
     async commitsBetween(from, to) {
-      const id = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/
       const since = from ?? mergeBase
+      const full = (id: string | null): boolean =>
+        id !== null && fullObjectId(id, head) === id
       // Only full object ids reach git: never a ref or an option receipt text could spell.
-      if (since === null || !id.test(since) || !id.test(to)) return null
+      if (!full(since) || !full(to)) return null
       const out = await git(repo, ['rev-list', to, `^${since}`, '--'], [0, 128])
       if (out.code !== 0) return null
       return out.stdout
@@ -413,7 +414,7 @@ async function prCommitPaths(repo: string, range: string): Promise<PrCommit[]> {
     range,
     '--'
   ])
-  const commits: PrCommit[] = []
+  const commits: Array<PrCommit & { paths: string[] }> = []
   for (const token of out.stdout.toString('utf8').split('\0')) {
     const header = /^\x01([0-9a-f]{40}(?:[0-9a-f]{24})?)$/.exec(token)
     if (header) commits.push({ sha: header[1] as string, paths: [] })

@@ -184,8 +184,16 @@ export function setLatency(fake: FakeGitHub, ms: number): void {
  * ceil(annotations / 50) writes.
  */
 export function specMinimum(pr: BenchPr, annotations: number): Record<string, number> {
+  // Review coverage (issue 25.3, `coverage: report`): the PR's commits come with the
+  // GraphQL read; one commit read per commit no SHIP review holds (every receipt reviewed
+  // `reviewed` from the merge base, no compare: the commits after it), and per reviewed
+  // one while ≤ 8.
+  const count = (range: string) => Number(pr.repo.git('rev-list', '--count', range))
+  const held = count(`${pr.base}..${pr.reviewed}`)
+  const reads = count(`${pr.reviewed}..${pr.head}`) + (held <= 8 ? held : 0)
   return {
     graphql: 1,
+    ...(reads > 0 ? { 'repos/get-commit': reads } : {}),
     'pulls/list-files': Math.max(1, Math.ceil(prFiles(pr) / 100)),
     'repos/compare-commits-with-basehead': 1,
     'checks/create': 1,

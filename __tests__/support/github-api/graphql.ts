@@ -99,6 +99,8 @@ export interface GraphqlHost {
   pullFiles(view: PullView): Promise<FileChange[]>
   /** The PR's counts as `pulls/get` gives them (all changed files, not only the listed). */
   pullStats(view: PullView): Promise<PullStats>
+  /** The PR's commits as `pulls/list-commits` lists them (oldest first, ≤ 250). */
+  pullCommits(view: PullView): Promise<string[]>
   /** GraphQL requests answered so far (for `rateLimit`). */
   graphqlRequests(): number
 }
@@ -481,6 +483,17 @@ const RESOLVERS: Record<string, Resolver> = {
   'PullRequest.files': async (p: PullView, args, ctx) =>
     window(await ctx.host.pullFiles(p), args),
   ...connectionFields('PullRequestChangedFileConnection', 'PullRequestChangedFileEdge'),
+  'PullRequest.commits': async (p: PullView, args, ctx) =>
+    window(
+      (await ctx.host.pullCommits(p)).map((oid): GitObj => ({
+        kind: 'Commit',
+        oid,
+        path: ''
+      })),
+      args
+    ),
+  ...connectionFields('PullRequestCommitConnection', 'PullRequestCommitEdge'),
+  'PullRequestCommit.commit': field<GitObj>((c) => c),
   'PullRequestChangedFile.path': field<FileChange>((f) => f.filename),
   'PullRequestChangedFile.changeType': field<FileChange>((f) => CHANGE_TYPE[f.status]),
   'PullRequestChangedFile.additions': field<FileChange>((f) => f.additions),

@@ -262,6 +262,7 @@ export class FakeGitHub {
         pull: async (n) => (this.pulls.has(n) ? this.pullView(n) : undefined),
         pullFiles: async (view) => this.pullFiles(view),
         pullStats: async (view) => this.pullStats(view),
+        pullCommits: async (view) => this.pullCommits(view),
         graphqlRequests: () => this.requestsFor('graphql').length
       },
       { blobTextLimit: options.blobTextLimit }
@@ -1087,10 +1088,14 @@ export class FakeGitHub {
     }
   }
 
+  private async pullCommits(view: PullView): Promise<string[]> {
+    const { mergeBase, head } = await this.prRange(view)
+    return (await this.git.range(mergeBase, head)).slice(0, MAX_PR_COMMITS)
+  }
+
   private async pullsListCommits(ctx: Ctx): Promise<Result> {
     const view = await this.pullView(Number(ctx.params.pull_number))
-    const { mergeBase, head } = await this.prRange(view)
-    const shas = (await this.git.range(mergeBase, head)).slice(0, MAX_PR_COMMITS)
+    const shas = await this.pullCommits(view)
     const page = paginate(shas, ctx.url, 30, 100)
     const commits = await Promise.all(page.items.map(async (s) => this.git.commit(s)))
     return {

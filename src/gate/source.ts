@@ -64,7 +64,19 @@ export type ChangedFiles = { files: ChangedFile[] } | { files: null; note: strin
 /** A code-or-not commit of the PR (merge-base..head, merges left out) with the paths it changed. */
 export interface PrCommit {
   sha: string
-  paths: string[]
+  /**
+   * The paths it changed against its parent; null: not listed (yet). The API lists a
+   * commit's files one request each, so only for commits coverage must classify
+   * ({@link ReceiptSource.commitPaths}); an unlisted commit counts as code.
+   */
+  paths: string[] | null
+}
+
+/** A commit of the PR's graph (merge base..head, merges included) with its parents' ids. */
+export interface PrGraphCommit {
+  sha: string
+  /** Parent ids, first parent first; a parent outside the PR is on the base side. */
+  parents: string[]
 }
 
 /** Repository access, all at one head commit. */
@@ -95,6 +107,19 @@ export interface ReceiptSource {
   changedFiles?(): Promise<ChangedFiles>
   /** The PR's non-merge commits (merge base..head), oldest first; absent or null: unknown. */
   prCommits?(): Promise<{ commits: PrCommit[] } | { commits: null; note: string }>
+  /**
+   * The PR's commits with their parents (merge base..head, merges included), oldest
+   * first, for review ranges computed over the parent graph (the API: one pulls/commits
+   * list, at most 250 commits); null with why when unknown (e.g. a longer PR).
+   */
+  prCommitGraph?(): Promise<
+    { commits: PrGraphCommit[] } | { commits: null; note: string }
+  >
+  /**
+   * The paths each commit changed against its first parent (null: not listed whole), for
+   * the commits coverage must classify as code or bookkeeping.
+   */
+  commitPaths?(shas: readonly string[]): Promise<Map<string, string[] | null>>
   /**
    * The commits reachable from `to` and not from `from` (null: the merge base), full
    * object ids only; null when either is not a commit the source knows.

@@ -1,0 +1,301 @@
+/**
+ * Issue 25.3 through the real bundled dist/index.js against the local GitHub API: review
+ * coverage over the API source — the PR's commit graph from one pulls/commits list,
+ * ranges computed over it, one compare per base outside the PR, and only the commits no
+ * SHIP review holds read to tell code from bookkeeping. The git source (the CLI) gives
+ * the same coverage for the same repository.
+ */
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Report } from '../../src/gate/report.js'
+import { checkJson } from '../support/check-cli.js'
+import { GitRepo } from '../support/git-repo.js'
+import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
+import { buildContainer, buildReceipt, jsonText } from '../support/receipt-builders.js'
+import { runAction, type ActionRun } from '../support/runner.js'
+
+jest.setTimeout(60_000)
+
+const DIR = '.flow/review-receipts'
+
+/** A SHIP receipt of task `id` reviewing `headSha` from `baseSha` (null: none recorded). */
+const receipt = (id: string, headSha: string, baseSha: string | null): string =>
+  jsonText(
+    buildReceipt({
+      id,
+      verdict: 'SHIP',
+      findings: buildContainer({ sourceReceiptId: id, headSha, baseSha, items: [] })
+    })
+  )
+
+const repo = GitRepo.init()
+const workspace = mkdtempSync(join(tmpdir(), 'rg-ws-'))
+let fake: FakeGitHub
+// main moved on once before the branch: the first review's base is main's older commit.
+const old = repo.write({ 'src/a.ts': 'a\n' }).commit('old main')
+repo.write({ 'src/b.ts': 'b\n' }).commit('main')
+repo.branch('feature')
+// Task 1 then task 2, each reviewed in turn from where the last review left off.
+const c1 = repo.write({ 'src/t1.ts': '1\n' }).commit('task 1')
+const b1 = repo
+  .write({ [`${DIR}/impl-fn-1.1.json`]: receipt('fn-1.1', c1, old) })
+  .commit('receipt 1')
+const c2 = repo.write({ 'src/t2.ts': '2\n' }).commit('task 2')
+const b2 = repo
+  .write({ [`${DIR}/impl-fn-1.2.json`]: receipt('fn-1.2', c2, b1) })
+  .commit('receipt 2')
+
+beforeAll(async () => {
+  fake = await startFakeGitHub({
+    repo,
+    pulls: [{ number: 1, head: { ref: 'feature' }, base: { ref: 'main' }, body: '' }]
+  })
+})
+afterAll(async () => {
+  try {
+    fake.assertNoViolations()
+  } finally {
+    await fake.close()
+    repo.cleanup()
+    rmSync(workspace, { recursive: true, force: true })
+  }
+})
+
+/** The action on PR 1 through the API source (the workspace does not hold the head). */
+async function action(
+  inputs: Record<string, string> = {},
+  on: FakeGitHub = fake
+): Promise<{ run: ActionRun; report: Report; calls: (op: string) => string[] }> {
+  const run = await runAction({
+    fake: on,
+    event: { name: 'pull_request', pull: 1 },
+    workspace,
+    inputs,
+    env: { RECEIPT_GATE_TIME_SCALE: '0.001' }
+  })
+  try {
+    expect(run.stderr).toBe('')
+    const report = JSON.parse(readFileSync(run.outputs.report ?? '', 'utf8')) as Report
+    const calls = (op: string): string[] =>
+      run.requests.filter((r) => r.operationId === op).map((r) => r.path)
+    return { run, report, calls }
+  } finally {
+    run.cleanup()
+  }
+}
+
+/** The CLI's coverage from git for the same repository. */
+async function fromGit(): Promise<Report['coverage']> {
+  return (await checkJson(repo.path, '--base', 'main')).report.coverage
+}
+
+describe('review coverage through dist/index.js (API source)', () => {
+  let c3 = ''
+  it('covers two tasks reviewed in turn, at a handful of requests', async () => {
+    const { report, calls } = await action()
+    expect(report.coverage).toMatchObject({
+      commits: 2,
+      reviewed: 2,
+      unreviewed: [],
+      unknown: []
+    })
+    expect(report.coverage?.list.map((c) => [c.sha, c.state])).toEqual([
+      [c1, 'reviewed'],
+      [c2, 'reviewed']
+    ])
+    expect(report.coverage).toEqual(await fromGit())
+    // The PR's commits came with the GraphQL read (issue 24): no list of their own.
+    expect(calls('pulls/list-commits')).toHaveLength(0)
+    // Main's older commit is outside the PR: one compare tells which PR commits it reaches.
+    expect(
+      calls('repos/compare-commits-with-basehead').filter((p) => p.includes(old))
+    ).toHaveLength(1)
+    // Every commit's files are read (few enough): code or bookkeeping, as git tells them.
+    const read = calls('repos/get-commit').map(
+      (p) => /\/commits\/([0-9a-f]+)/.exec(p)?.[1]
+    )
+    expect(read).toHaveLength(4)
+    expect(read).toEqual(expect.arrayContaining([c1, b1, c2, b2]))
+    expect(report.coverage?.note).toBeNull()
+  })
+
+  it('finds a code commit a later review skipped; require fails on it; off reads nothing', async () => {
+    c3 = repo.write({ 'src/t3.ts': '3\n' }).commit('pushed after the last review')
+    const c4 = repo.write({ 'src/t3.ts': '3 fixed\n' }).commit('task 3')
+    // The review of task 3 recorded c3 as its base: c3 itself is inside no range.
+    repo
+      .write({ [`${DIR}/impl-fn-1.3.json`]: receipt('fn-1.3', c4, c3) })
+      .commit('receipt 3')
+    const { report } = await action()
+    expect(report.coverage).toMatchObject({
+      commits: 4,
+      reviewed: 3,
+      unreviewed: [c3],
+      unknown: []
+    })
+    expect(report.coverage).toEqual(await fromGit())
+    expect(report.conclusion).toBe('success')
+
+    const required = await action({ coverage: 'require' })
+    expect(required.report.conclusion).toBe('failure')
+    expect(required.report.problems).toContainEqual(
+      expect.objectContaining({ code: 'coverage-unreviewed' })
+    )
+
+    const off = await action({ coverage: 'off' })
+    expect(off.report.coverage).toBeUndefined()
+    expect(off.calls('pulls/list-commits')).toEqual([])
+    expect(off.calls('repos/get-commit')).toEqual([])
+  })
+
+  it('reports commits under reviews with unknown bases as unknown, never reviewed', async () => {
+    const c5 = repo.write({ 'src/t5.ts': '5\n' }).commit('task 5')
+    repo
+      .write({ [`${DIR}/impl-fn-1.5.json`]: receipt('fn-1.5', c5, null) })
+      .commit('receipt 5 (no base recorded)')
+    const c6 = repo.write({ 'src/t6.ts': '6\n' }).commit('task 6')
+    // A base no repository holds: GitHub's compare says 404, git knows no such commit.
+    repo
+      .write({ [`${DIR}/impl-fn-1.6.json`]: receipt('fn-1.6', c6, 'f'.repeat(40)) })
+      .commit('receipt 6 (unknown base)')
+    const { report } = await action()
+    // Review 5 could hold anything before c5 (c3 too): unknown, not unreviewed.
+    expect(report.coverage).toMatchObject({ commits: 6, reviewed: 3 })
+    expect(report.coverage?.unknown).toEqual([c3, c5, c6])
+    expect(report.coverage).toEqual(await fromGit())
+    const required = await action({ coverage: 'require' })
+    expect(required.report.conclusion).toBe('failure')
+    expect(required.report.problems).toContainEqual(
+      expect.objectContaining({ code: 'coverage-unknown' })
+    )
+  })
+})
+
+describe('review coverage over the API: a PR that merged its base branch in', () => {
+  // Flow-Next's way: every review's base is the merge base of its base branch and head.
+  const other = GitRepo.init()
+  const m0 = other.write({ 'src/a.ts': 'a\n' }).commit('main')
+  other.branch('feature')
+  // Task 1 in nine commits: more reviewed commits than are read to count them exactly.
+  let c1 = m0
+  for (let i = 1; i <= 9; i++)
+    c1 = other.write({ 'src/t1.ts': `${i}\n` }).commit(`task 1.${i}`)
+  other
+    .write({ [`${DIR}/impl-fn-2.1.json`]: receipt('fn-2.1', c1, m0) })
+    .commit('receipt 1')
+  other.checkout('main')
+  const m1 = other.write({ 'src/b.ts': 'b\n' }).commit('main moves on')
+  other.checkout('feature')
+  other.merge('main')
+  const c2 = other.write({ 'src/t2.ts': '2\n' }).commit('task 2')
+  other
+    .write({ [`${DIR}/impl-fn-2.2.json`]: receipt('fn-2.2', c2, m1) })
+    .commit('receipt 2')
+  let on: FakeGitHub
+  beforeAll(async () => {
+    on = await startFakeGitHub({
+      repo: other,
+      pulls: [{ number: 1, head: { ref: 'feature' }, base: { ref: 'main' }, body: '' }]
+    })
+  })
+  afterAll(async () => {
+    try {
+      on.assertNoViolations()
+    } finally {
+      await on.close()
+      other.cleanup()
+    }
+  })
+
+  it('walks the merge, asks nothing of the merge base or the PR base, reads only the unreviewed', async () => {
+    const { report, calls } = await action({}, on)
+    // Past the reads that make counts exact, receipt 1's commit, inside review 2's range,
+    // is not read: counted as code (the note says so), where git leaves it out.
+    expect(report.coverage).toMatchObject({
+      commits: 11,
+      reviewed: 11,
+      unreviewed: [],
+      unknown: []
+    })
+    expect(report.coverage?.note).toMatch(
+      /^11 commits counted as code without their paths read/
+    )
+    const git = (await checkJson(other.path, '--base', 'main')).report.coverage
+    expect(git).toMatchObject({
+      commits: 10,
+      reviewed: 10,
+      unreviewed: [],
+      unknown: [],
+      note: null
+    })
+    const compared = calls('repos/compare-commits-with-basehead')
+    expect(compared.filter((p) => p.includes(m0) || p.includes(m1))).toEqual([])
+    // Only receipt 2's commit lies outside every range.
+    expect(calls('repos/get-commit')).toHaveLength(1)
+  })
+})
+
+describe('review coverage over the API: more commits than GitHub lists', () => {
+  const long = GitRepo.init()
+  const m0 = long.write({ 'src/a.ts': 'a\n' }).commit('main')
+  long.branch('feature')
+  let head = m0
+  for (let i = 0; i < 250; i++) head = long.commit(`step ${i}`, { allowEmpty: true })
+  long
+    .write({ [`${DIR}/impl-fn-3.1.json`]: receipt('fn-3.1', head, m0) })
+    .commit('receipt')
+  let on: FakeGitHub
+  beforeAll(async () => {
+    on = await startFakeGitHub({
+      repo: long,
+      pulls: [{ number: 1, head: { ref: 'feature' }, base: { ref: 'main' }, body: '' }]
+    })
+  })
+  afterAll(async () => {
+    try {
+      on.assertNoViolations()
+    } finally {
+      await on.close()
+      long.cleanup()
+    }
+  })
+
+  it('reports coverage unknown with why, and require fails', async () => {
+    const { report, calls } = await action({}, on)
+    expect(report.coverage).toBeNull()
+    expect(report.notes).toContain(
+      'coverage not computed: the PR has 250 commits or more, more than GitHub lists'
+    )
+    // GraphQL's count says so: nothing listed.
+    expect(calls('pulls/list-commits')).toHaveLength(0)
+    expect(calls('repos/get-commit')).toEqual([])
+    const required = await action({ coverage: 'require' }, on)
+    expect(required.report.conclusion).toBe('failure')
+  })
+
+  it("over GraphQL's 100 (and under 250): the commits listed through REST, coverage computed", async () => {
+    const mid = GitRepo.init()
+    const base = mid.write({ 'src/a.ts': 'a\n' }).commit('main')
+    mid.branch('feature')
+    let tip = base
+    for (let i = 0; i < 120; i++) tip = mid.commit(`step ${i}`, { allowEmpty: true })
+    mid
+      .write({ [`${DIR}/impl-fn-3.1.json`]: receipt('fn-3.1', tip, base) })
+      .commit('receipt')
+    const api = await startFakeGitHub({
+      repo: mid,
+      pulls: [{ number: 1, head: { ref: 'feature' }, base: { ref: 'main' }, body: '' }]
+    })
+    try {
+      const { report, calls } = await action({}, api)
+      expect(report.coverage).not.toBeNull()
+      expect(calls('pulls/list-commits')).toHaveLength(2)
+      api.assertNoViolations()
+    } finally {
+      await api.close()
+      mid.cleanup()
+    }
+  })
+})

@@ -1,0 +1,81 @@
+/**
+ * Issue 25.3's pure pieces for the API source: reachability over the PR's parent graph
+ * (merges included, the base side left out) and which commits coverage must classify.
+ */
+import { describe, expect, it } from '@jest/globals'
+import {
+  codeCommits,
+  reachableInPr,
+  toClassify,
+  type CoveringReview
+} from '../../src/gate/coverage.js'
+import { bookkeepingMatcher } from '../../src/gate/review-head.js'
+
+// main: m0 ← m1 ← m2. The PR: a ← b, then main (m2) merged in as M, then c.
+// `m1` is the PR's merge base when it was opened; m2 joined through the merge.
+const parents = new Map<string, string[]>([
+  ['a', ['m1']],
+  ['b', ['a']],
+  ['M', ['b', 'm2']],
+  ['c', ['M']]
+])
+
+describe('reachableInPr', () => {
+  it('walks parents through merges and stops at the base side', () => {
+    expect([...reachableInPr(parents, 'c')].sort()).toEqual(['M', 'a', 'b', 'c'])
+    expect([...reachableInPr(parents, 'b')].sort()).toEqual(['a', 'b'])
+  })
+
+  it('reaches no PR commit from a commit outside the graph', () => {
+    expect(reachableInPr(parents, 'm2').size).toBe(0)
+    expect(reachableInPr(parents, 'unknown').size).toBe(0)
+  })
+
+  it('survives a cycle a hostile answer could spell', () => {
+    const loop = new Map([
+      ['x', ['y']],
+      ['y', ['x']]
+    ])
+    expect([...reachableInPr(loop, 'x')].sort()).toEqual(['x', 'y'])
+  })
+})
+
+describe('classification', () => {
+  const review = (commits: string[] | null, baseKnown = true): CoveringReview => ({
+    receipt: 'r.json',
+    verdict: 'SHIP',
+    commits: commits === null ? null : new Set(commits),
+    baseKnown
+  })
+  const unlisted = ['a', 'b', 'c'].map((sha) => ({ sha, paths: null }))
+
+  it('lists the unlisted commits no SHIP review with a known base holds', () => {
+    expect(toClassify(unlisted, [review(['a'])], 0)).toEqual(['b', 'c'])
+    // A review whose base is unknown proves nothing: its commits still need classifying.
+    expect(toClassify(unlisted, [review(['a', 'b'], false)], 0)).toEqual(['a', 'b', 'c'])
+    const notShip = { ...review(['a']), verdict: 'NEEDS_WORK' }
+    expect(toClassify(unlisted, [notShip], 0)).toEqual(['a', 'b', 'c'])
+    // Listed commits are never asked for again.
+    expect(toClassify([{ sha: 'a', paths: ['src/x.ts'] }], [])).toEqual([])
+  })
+
+  it('lists the reviewed ones too while they are few, so the counts are exact', () => {
+    expect(toClassify(unlisted, [review(['a', 'b'])], 2)).toEqual(['a', 'b', 'c'])
+    expect(toClassify(unlisted, [review(['a', 'b'])], 1)).toEqual(['c'])
+    expect(toClassify(unlisted, [review(['a'])])).toEqual(['a', 'b', 'c'])
+  })
+
+  it('counts an unlisted commit as code, a listed one by its paths', () => {
+    const isBookkeeping = bookkeepingMatcher(['.flow/**'])
+    expect(
+      codeCommits(
+        [
+          { sha: 'a', paths: null },
+          { sha: 'b', paths: ['.flow/review-receipts/x.json'] },
+          { sha: 'c', paths: ['.flow/x', 'src/y.ts'] }
+        ],
+        isBookkeeping
+      )
+    ).toEqual(['a', 'c'])
+  })
+})
