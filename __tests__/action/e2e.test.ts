@@ -647,6 +647,8 @@ describe('requests (SPEC §9)', () => {
       'repos/get-content': 1,
       'repos/list-commits': 2,
       'repos/compare-commits-with-basehead': 1,
+      'pulls/list-commits': 1,
+      'repos/get-commit': 2,
       'checks/create': 1
     })
     expect(result.requests.filter((q) => q.operationId === 'graphql')).toHaveLength(1)

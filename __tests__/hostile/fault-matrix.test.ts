@@ -146,7 +146,8 @@ const REST_SOURCE = new Set([
   'git/get-tree',
   'git/get-blob',
   'repos/list-commits',
-  'repos/get-content'
+  'repos/get-content',
+  'pulls/list-commits'
 ])
 
 async function runCell(cell: Cell): Promise<CellResult> {

@@ -69,6 +69,16 @@ export const ROUTES: readonly Route[] = [
   },
   { id: 'repos/get-content', method: 'GET', purpose: 'the deferral file' },
   {
+    id: 'pulls/list-commits',
+    method: 'GET',
+    purpose: "review coverage: the PR's commits (GraphQL failed, or over 100)"
+  },
+  {
+    id: 'repos/get-commit',
+    method: 'GET',
+    purpose: "review coverage: a commit's files (code or bookkeeping)"
+  },
+  {
     id: 'checks/create',
     method: 'POST',
     purpose: 'the completed check run, first 50 annotations'
@@ -256,8 +266,10 @@ export const OUTCOMES: Record<Outcome, string> = {
 /** The expected outcome of one cell, or null when the fault does not apply to the route. */
 export function expectedOutcome(route: Route, fault: Fault): Outcome | null {
   if (fault.spec(route) === null) return null
-  // GraphQL failing for good falls back to the REST source: the same answers.
-  if (route.id === 'graphql') return 'published'
+  // GraphQL failing for good falls back to the REST source: the same answers. Review
+  // coverage (`coverage: report`) failing is a note in the report, not a verdict.
+  if (['graphql', 'pulls/list-commits', 'repos/get-commit'].includes(route.id))
+    return 'published'
   const recovers = ['500x2', 'reset', '403-rate-limit', '429-retry-after'].includes(
     fault.id
   )
@@ -328,8 +340,10 @@ export function renderMatrixDoc(): string {
     'history rule) with the REST files list beside it. A GraphQL query that fails for good',
     '(errors, partial data, 502s, timeouts, after the retries of a read) is not an answer:',
     'the REST source asks the same questions (`pulls/get`, `git/get-tree`, `git/get-blob`,',
-    '`repos/get-content`, `repos/list-commits`) and the report is the same. Those routes',
-    'cells run with GraphQL refused, as for a token without it.',
+    '`repos/get-content`, `repos/list-commits`, `pulls/list-commits`) and the report is the',
+    "same. Those routes' cells run with GraphQL refused, as for a token without it. Review",
+    "coverage's reads failing for good leave coverage unknown, said in the report's notes",
+    '(`coverage: report`, the default; `require` would fail the gate).',
     '',
     'A write whose answer never comes (timeout, reset) may still land. Before sending it',
     "again the action looks for it — the run by `external_id`, a PATCH by the run's",

@@ -434,13 +434,15 @@ export function checkTargets(f: Omit<BenchFigures, 'targets'>): Target[] {
       `${api.annotationWrites}`,
       api.annotationWrites === 4
     )
-    // Issue 24: 1 GraphQL read + the files list + 1 compare + ceil(N/50) writes.
+    // Issue 24: 1 GraphQL read + the files list + 1 compare + ceil(N/50) writes; review
+    // coverage's commit reads (issue 25.3, code or bookkeeping) come on top.
     const writes = Math.ceil(api.annotations / 50)
+    const coverage = api.requests['repos/get-commit'] ?? 0
     add(
-      'action: requests (issue 24)',
+      'action: requests besides coverage reads',
       `≤ ${3 + writes}`,
-      `${api.requestsTotal}`,
-      api.requestsTotal <= 3 + writes
+      `${api.requestsTotal - coverage} (+ ${coverage} coverage)`,
+      api.requestsTotal - coverage <= 3 + writes
     )
     add(
       'action: sequential round trips',
