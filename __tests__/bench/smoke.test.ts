@@ -79,7 +79,7 @@ describe('npm run bench (one run of each workload)', () => {
       expect(a.requests).toEqual(api.requests)
       expect(a.roundTrips).toBeLessThanOrEqual(3 + 4)
     }
-    expect(figures.latency.find((a) => a.latencyMs === 150)?.roundTrips).toBe(6)
+    expect(figures.latency.find((a) => a.latencyMs === 150)?.roundTrips).toBe(7)
     // Keep-alive: no more connections than requests in flight at once (the early three,
     // then the deferral file, 8 blobs and the compare); the git source's 5 are sequential.
     expect(api.connections).toBeGreaterThan(0)
