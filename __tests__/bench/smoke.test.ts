@@ -77,7 +77,8 @@ describe('npm run bench (one run of each workload)', () => {
     expect(api.requests).toEqual(api.specMinimum)
     for (const a of figures.latency) {
       expect(a.requests).toEqual(api.requests)
-      expect(a.roundTrips).toBeLessThanOrEqual(3 + 4)
+      // At 0 ms few requests overlap: round trips mean something with a latency.
+      if (a.latencyMs > 0) expect(a.roundTrips).toBeLessThanOrEqual(3 + 4)
     }
     expect(figures.latency.find((a) => a.latencyMs === 150)?.roundTrips).toBe(7)
     // Keep-alive: no more connections than requests in flight at once (the early three,
