@@ -55,6 +55,16 @@ export const ROUTES: readonly Route[] = [
   },
   { id: 'repos/get-content', method: 'GET', purpose: 'the deferral file' },
   {
+    id: 'pulls/list-commits',
+    method: 'GET',
+    purpose: 'review coverage: the PR commits and their parents'
+  },
+  {
+    id: 'repos/get-commit',
+    method: 'GET',
+    purpose: 'review coverage: a commit is code or bookkeeping'
+  },
+  {
     id: 'checks/create',
     method: 'POST',
     purpose: 'the completed check run, first 50 annotations'
@@ -211,6 +221,10 @@ export function expectedOutcome(route: Route, fault: Fault): Outcome | null {
   switch (route.id) {
     case 'git/get-blob':
       return 'unreadable-published'
+    // `coverage: report`: coverage is not computed (null, with a note); the gate stands.
+    case 'pulls/list-commits':
+    case 'repos/get-commit':
+      return 'published'
     case 'checks/create':
       if (fault.id === '403-permission') return 'fallback'
       // A create that timed out still lands: it is found by external_id, not duplicated.
