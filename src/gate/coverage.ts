@@ -67,35 +67,24 @@ export function reachableInPr(
 }
 
 /**
- * How many commits inside SHIP reviews' ranges are read too, so that the counts are exact:
- * one concurrent wave of reads beside those that must be made. Past it none are read.
- */
-export const EXACT_COUNT_READS = 8
-
-/**
- * The commits whose paths coverage lists: the unlisted ones no SHIP review with a known
- * base holds (code or bookkeeping decides whether they needed a review), and the reviewed
- * ones when at most `budget` (they are reviewed whatever they changed; read, they count
- * exactly, and git's counts and the API's agree).
+ * The commits whose paths coverage must read: the unlisted ones no SHIP review with a
+ * known base holds (code or bookkeeping decides whether they needed a review). Reviewed
+ * ones are not read: a review holds them whatever they changed, and reading them would
+ * cost a request each (issue 24); they count as code, and {@link unlistedNote} says so.
  */
 export function toClassify(
   commits: readonly PrCommit[],
-  reviews: readonly CoveringReview[],
-  budget = EXACT_COUNT_READS
+  reviews: readonly CoveringReview[]
 ): string[] {
   const held = reviews.filter((r) => r.verdict === 'SHIP' && r.baseKnown)
-  const unlisted = commits.filter((c) => c.paths === null)
-  const reviewed = unlisted.filter((c) =>
-    held.some((r) => r.commits?.has(c.sha) === true)
-  )
-  return unlisted
-    .filter((c) => reviewed.length <= budget || !reviewed.includes(c))
+  return commits
+    .filter((c) => c.paths === null && !held.some((r) => r.commits?.has(c.sha) === true))
     .map((c) => c.sha)
 }
 
 /**
  * Why the counts may hold bookkeeping commits: commits whose paths were not read (over
- * the API, reviewed ones past {@link EXACT_COUNT_READS}), or null when every one was.
+ * the API, the ones inside a SHIP review's range), or null when every one was.
  */
 export function unlistedNote(commits: readonly PrCommit[]): string | null {
   const count = commits.filter((c) => c.paths === null).length

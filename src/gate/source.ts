@@ -122,7 +122,8 @@ export interface ReceiptSource {
   commitPaths?(shas: readonly string[]): Promise<Map<string, string[] | null>>
   /**
    * The commits reachable from `to` and not from `from` (null: the merge base), full
-   * object ids only; null when either is not a commit the source knows.
+   * object ids only; null when either is not a commit the source knows. Coverage needs
+   * only the PR's commits among them: the API source gives only those.
    */
   commitsBetween?(from: string | null, to: string): Promise<string[] | null>
   /** Set when the source's history is incomplete (a shallow clone): what to do about it. */

@@ -186,11 +186,9 @@ export function setLatency(fake: FakeGitHub, ms: number): void {
 export function specMinimum(pr: BenchPr, annotations: number): Record<string, number> {
   // Review coverage (issue 25.3, `coverage: report`): the PR's commits come with the
   // GraphQL read; one commit read per commit no SHIP review holds (every receipt reviewed
-  // `reviewed` from the merge base, no compare: the commits after it), and per reviewed
-  // one while ≤ 8.
+  // `reviewed` from the merge base, no compare: the commits after it).
   const count = (range: string) => Number(pr.repo.git('rev-list', '--count', range))
-  const held = count(`${pr.base}..${pr.reviewed}`)
-  const reads = count(`${pr.reviewed}..${pr.head}`) + (held <= 8 ? held : 0)
+  const reads = count(`${pr.reviewed}..${pr.head}`)
   return {
     graphql: 1,
     ...(reads > 0 ? { 'repos/get-commit': reads } : {}),
