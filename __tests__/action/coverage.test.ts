@@ -32,7 +32,6 @@ const receipt = (id: string, headSha: string, baseSha: string | null): string =>
 
 const repo = GitRepo.init()
 const workspace = mkdtempSync(join(tmpdir(), 'rg-ws-'))
-let fake: FakeGitHub
 // main moved on once before the branch: the first review's base is main's older commit.
 const old = repo.write({ 'src/a.ts': 'a\n' }).commit('old main')
 repo.write({ 'src/b.ts': 'b\n' }).commit('main')
@@ -47,26 +46,33 @@ const b2 = repo
   .write({ [`${DIR}/impl-fn-1.2.json`]: receipt('fn-1.2', c2, b1) })
   .commit('receipt 2')
 
-beforeAll(async () => {
-  fake = await startFakeGitHub({
-    repo,
-    pulls: [{ number: 1, head: { ref: 'feature' }, base: { ref: 'main' }, body: '' }]
+const fake = servePr(repo)
+afterAll(() => rmSync(workspace, { recursive: true, force: true }))
+
+/** The local API serving `git`'s `feature` as PR 1 while the enclosing block runs. */
+function servePr(git: GitRepo): () => FakeGitHub {
+  let on: FakeGitHub | undefined
+  beforeAll(async () => {
+    on = await startFakeGitHub({
+      repo: git,
+      pulls: [{ number: 1, head: { ref: 'feature' }, base: { ref: 'main' }, body: '' }]
+    })
   })
-})
-afterAll(async () => {
-  try {
-    fake.assertNoViolations()
-  } finally {
-    await fake.close()
-    repo.cleanup()
-    rmSync(workspace, { recursive: true, force: true })
-  }
-})
+  afterAll(async () => {
+    try {
+      on?.assertNoViolations()
+    } finally {
+      await on?.close()
+      git.cleanup()
+    }
+  })
+  return () => on as FakeGitHub
+}
 
 /** The action on PR 1 through the API source (the workspace does not hold the head). */
 async function action(
   inputs: Record<string, string> = {},
-  on: FakeGitHub = fake
+  on: FakeGitHub = fake()
 ): Promise<{ run: ActionRun; report: Report; calls: (op: string) => string[] }> {
   const run = await runAction({
     fake: on,
@@ -202,26 +208,12 @@ describe('review coverage over the API: a PR that merged its base branch in', ()
   other
     .write({ [`${DIR}/impl-fn-2.2.json`]: receipt('fn-2.2', c2, m1) })
     .commit('receipt 2')
-  let on: FakeGitHub
-  beforeAll(async () => {
-    on = await startFakeGitHub({
-      repo: other,
-      pulls: [{ number: 1, head: { ref: 'feature' }, base: { ref: 'main' }, body: '' }]
-    })
-  })
-  afterAll(async () => {
-    try {
-      on.assertNoViolations()
-    } finally {
-      await on.close()
-      other.cleanup()
-    }
-  })
+  const on = servePr(other)
 
   it('walks the merge, asks nothing of the merge base or the PR base, reads only the unreviewed', async () => {
-    const { report, calls } = await action({}, on)
-    // Past the reads that make counts exact, receipt 1's commit, inside review 2's range,
-    // is not read: counted as code (the note says so), where git leaves it out.
+    const { report, calls } = await action({}, on())
+    // Receipt 1's commit, inside review 2's range, is not read: counted as code (the note
+    // says so), where git leaves it out.
     expect(report.coverage).toMatchObject({
       commits: 11,
       reviewed: 11,
@@ -255,24 +247,10 @@ describe('review coverage over the API: more commits than GitHub lists', () => {
   long
     .write({ [`${DIR}/impl-fn-3.1.json`]: receipt('fn-3.1', head, m0) })
     .commit('receipt')
-  let on: FakeGitHub
-  beforeAll(async () => {
-    on = await startFakeGitHub({
-      repo: long,
-      pulls: [{ number: 1, head: { ref: 'feature' }, base: { ref: 'main' }, body: '' }]
-    })
-  })
-  afterAll(async () => {
-    try {
-      on.assertNoViolations()
-    } finally {
-      await on.close()
-      long.cleanup()
-    }
-  })
+  const on = servePr(long)
 
   it('reports coverage unknown with why, and require fails', async () => {
-    const { report, calls } = await action({}, on)
+    const { report, calls } = await action({}, on())
     expect(report.coverage).toBeNull()
     expect(report.notes).toContain(
       'coverage not computed: the PR has 250 commits or more, more than GitHub lists'
@@ -280,7 +258,7 @@ describe('review coverage over the API: more commits than GitHub lists', () => {
     // GraphQL's count says so: nothing listed.
     expect(calls('pulls/list-commits')).toHaveLength(0)
     expect(calls('repos/get-commit')).toEqual([])
-    const required = await action({ coverage: 'require' }, on)
+    const required = await action({ coverage: 'require' }, on())
     expect(required.report.conclusion).toBe('failure')
   })
 
