@@ -16,9 +16,7 @@ import { join } from 'node:path'
 const ENTRIES = [
   // The action: one bundle.
   { src: 'src/index.ts', out: 'index.js' },
-  { src: 'src/cli.ts', out: 'cli.js' },
-  // The CLI proper, loaded by dist/cli.js once Node's compile cache is on.
-  { src: 'src/cli/run.ts', out: 'cli-main.js' }
+  { src: 'src/cli.ts', out: 'cli.js' }
 ].filter((entry) => existsSync(entry.src))
 
 const ncc = join('node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js')

@@ -24,8 +24,7 @@ describe('--version', () => {
 
   it('is bundled into dist/cli.js (run npm run build after a version bump)', () => {
     const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--version'], {
-      encoding: 'utf8',
-      env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' }
+      encoding: 'utf8'
     })
     expect(run.stdout).toBe(`${version}\n`)
   })

@@ -97,7 +97,7 @@ export async function runCompare(options: CompareOptions): Promise<CompareRow[]>
     const rows: CompareRow[] = []
     for (const [name, workload] of workloads) {
       log(name)
-      await workload(options.other) // warm-up of both (disk cache, compile cache)
+      await workload(options.other) // warm-up of both (disk cache)
       await workload(options.root)
       const a: Record<string, number>[] = []
       const b: Record<string, number>[] = []

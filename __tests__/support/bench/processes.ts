@@ -86,12 +86,7 @@ export async function benchCli(
 ): Promise<CliResult> {
   const cli = join(root, 'dist', 'cli.js')
   const tmp = mkdtempSync(join(tmpdir(), 'rg-bench-cli-'))
-  // Node's compile cache (Node ≥ 22.1) in a folder of this workload's own: written by the
-  // untimed run, used by the rest.
-  const env = {
-    NODE_COMPILE_CACHE: join(tmp, 'compile-cache'),
-    ...options.env
-  }
+  const env = { ...options.env }
   try {
     const bodyFile = join(tmp, 'body.md')
     writeFileSync(bodyFile, pr.body)
@@ -373,7 +368,6 @@ export async function benchColdStart(
   const baseline: { wall: number; rss: number | null }[] = []
   const action: { wall: number; rss: number | null; exit: number | null }[] = []
   const cli: { wall: number; rss: number | null; exit: number | null }[] = []
-  const cache = mkdtempSync(join(tmpdir(), 'rg-bench-cache-'))
   await repeat(options.runs, options.warmup, async (i) => {
     const b = await runNode(['-e', ''])
     const probe = rssProbe()
@@ -395,16 +389,13 @@ export async function benchColdStart(
     } finally {
       probe.dispose()
     }
-    const c = await runNode([join(root, 'dist', 'cli.js'), '--version'], {
-      env: { NODE_COMPILE_CACHE: cache }
-    })
+    const c = await runNode([join(root, 'dist', 'cli.js'), '--version'])
     if (i >= 0) {
       baseline.push({ wall: b.wallMs, rss: b.peakRssKb })
       action.push(a)
       cli.push({ wall: c.wallMs, rss: c.peakRssKb, exit: c.exitCode })
     }
   })
-  rmSync(cache, { recursive: true, force: true })
   const result = (
     name: string,
     label: string,

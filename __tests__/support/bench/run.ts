@@ -132,13 +132,6 @@ export async function runBench(options: BenchOptions): Promise<BenchFigures> {
             'cli: check, 10 receipts / 200 findings',
             pr10,
             runs
-          ),
-          await benchCli(
-            options.root,
-            'cli-10-uncached',
-            'cli: the same, no compile cache',
-            pr10,
-            { ...runs, env: { NODE_DISABLE_COMPILE_CACHE: '1' } }
           )
         )
       }
