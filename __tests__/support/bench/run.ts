@@ -392,15 +392,15 @@ export function checkTargets(f: Omit<BenchFigures, 'targets'>): Target[] {
   const validate = core('validate-max')
   if (validate)
     add(
-      'core: maximal container validation',
-      '≤ 2 ms',
+      'core: maximal container validation (SPEC §9)',
+      '≤ 10 ms',
       ms(validate.ms.median),
-      validate.ms.median <= 2
+      validate.ms.median <= 10
     )
   const select = core('select-50')
   if (select)
     add(
-      'core: 50-generation selection',
+      'core: 50-generation selection (SPEC §9)',
       '≤ 10 ms',
       ms(select.ms.median),
       select.ms.median <= 10
@@ -408,10 +408,12 @@ export function checkTargets(f: Omit<BenchFigures, 'targets'>): Target[] {
   const cli = (n: string) => f.cli.find((c) => c.name === n)
   const c10 = cli('cli-10')
   if (c10)
-    add('cli: 10 receipts', '≤ 250 ms', ms(c10.wallMs.median), c10.wallMs.median <= 250)
-  const c500 = cli('cli-500')
-  if (c500)
-    add('cli: 500 receipts', '≤ 1 s', ms(c500.wallMs.median), c500.wallMs.median <= 1000)
+    add(
+      'cli: 10 receipts (issue 23)',
+      '< 400 ms',
+      ms(c10.wallMs.median),
+      c10.wallMs.median < 400
+    )
   for (const c of f.cli)
     add(
       `${c.name}: objects in one cat-file process`,
@@ -443,7 +445,17 @@ export function checkTargets(f: Omit<BenchFigures, 'targets'>): Target[] {
       `${api.roundTrips}`,
       api.roundTrips <= 3 + writes
     )
-    add('action: wall', '≤ 300 ms', ms(api.wallMs.median), api.wallMs.median <= 300)
+    // Issue 23: within 1.5 × node's own start + 400 ms (node's start measured in `cold`).
+    const node = f.coldStart?.baseline.wallMs.median
+    if (node !== undefined) {
+      const limit = 1.5 * node + 400
+      add(
+        'action: wall (issue 23)',
+        `≤ ${limit.toFixed(0)} ms`,
+        ms(api.wallMs.median),
+        api.wallMs.median <= limit
+      )
+    }
     // A spacing of GitHub's one second for bulk creation would show as a gap of a second.
     add(
       'action: no spacing between writes (SPEC §5)',
@@ -452,7 +464,7 @@ export function checkTargets(f: Omit<BenchFigures, 'targets'>): Target[] {
       api.writeGapMs < 100
     )
     add(
-      'action: peak RSS',
+      'action: peak RSS (issue 23)',
       '≤ 80 MB',
       `${api.rssMb.median.toFixed(1)} MB`,
       api.rssMb.median <= 80
@@ -462,7 +474,7 @@ export function checkTargets(f: Omit<BenchFigures, 'targets'>): Target[] {
   if (far) {
     const bound = far.roundTrips * 150 + 300
     add(
-      'action: wall at 150 ms per request',
+      'action: wall at 150 ms per request (issue 24)',
       `≤ ${bound} ms`,
       ms(far.wallMs.median),
       far.wallMs.median <= bound
@@ -486,28 +498,9 @@ export function checkTargets(f: Omit<BenchFigures, 'targets'>): Target[] {
       ...f.scale.filter((s) => s.receipts === 1000).map((s) => s.requestsTotal)
     )
     if (Number.isFinite(most))
-      add('action: requests, 1,000 receipts', '≤ 10', `${most}`, most <= 10)
+      add('action: requests, 1,000 receipts (issue 24)', '≤ 10', `${most}`, most <= 10)
   }
-  add(
-    'bundle: dist/index.js',
-    '≤ 1 MB',
-    `${(f.bundle.actionBytes / 1e6).toFixed(3)} MB`,
-    f.bundle.actionBytes <= 1e6
-  )
-  if (f.coldStart)
-    add(
-      "cold start: vs node -e ''",
-      '≤ +100 ms',
-      signedMs(f.coldStart.overheadMs),
-      f.coldStart.overheadMs <= 100
-    )
   return out
-}
-
-/** `+12 ms`, `−9 ms`: the light entry can end before plain node does. */
-function signedMs(ms: number): string {
-  const rounded = Math.round(ms)
-  return `${rounded < 0 ? '−' : '+'}${Math.abs(rounded)} ms`
 }
 
 /** The table `npm run bench` prints. */
@@ -658,10 +651,7 @@ function scaleTable(rows: readonly ScaleResult[]): string[] {
   ]
 }
 
-/**
- * The wall targets were set where `node -e ''` takes about 90 ms (issue 7); on a slower
- * machine node's own start is a larger share. Said next to the targets, judged as they are.
- */
+/** Node's own start in this run, and what the CLI and the action take beyond it. */
 function nodeContext(f: BenchFigures): string | null {
   const node = f.coldStart?.baseline.wallMs.median
   if (node === undefined) return null
@@ -671,5 +661,5 @@ function nodeContext(f: BenchFigures): string | null {
     ...over('cli 10 receipts', f.cli.find((c) => c.name === 'cli-10')?.wallMs.median),
     ...over('action', f.action.find((a) => a.source === 'api')?.wallMs.median)
   ]
-  return `node -e '' took ${node.toFixed(0)} ms in this run (the wall targets assume about 90 ms)${parts.length ? `: ${parts.join(', ')}` : ''}`
+  return `node -e '' took ${node.toFixed(0)} ms in this run${parts.length ? `: ${parts.join(', ')}` : ''}`
 }
