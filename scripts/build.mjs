@@ -16,7 +16,8 @@ import { join } from 'node:path'
 const ENTRIES = [
   // The action: one bundle.
   { src: 'src/index.ts', out: 'index.js' },
-  { src: 'src/cli.ts', out: 'cli.js' }
+  // The CLI: its bundle and the chunks of its dynamic imports.
+  { src: 'src/cli.ts', out: 'cli.js', chunks: true }
 ].filter((entry) => existsSync(entry.src))
 
 const ncc = join('node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js')
@@ -51,9 +52,16 @@ for (const entry of ENTRIES) {
   if (existsSync(join(tmp, 'licenses.txt')))
     licenses.push(readFileSync(join(tmp, 'licenses.txt'), 'utf8'))
   for (const extra of readdirSync(tmp)) {
-    if (extra !== 'licenses.txt' && extra !== 'package.json') {
+    if (extra === 'licenses.txt' || extra === 'package.json') continue
+    // A dynamic import() is emitted as a chunk the bundle loads from beside itself (the
+    // CLI's GitHub client, for --pr only); the action stays one file.
+    const chunk = readFileSync(join(tmp, extra), 'utf8')
+    const dest = join('dist', extra)
+    if (!entry.chunks || !/^\d+\.index\.js$/.test(extra))
       throw new Error(`ncc emitted an unexpected file for ${entry.src}: ${extra}`)
-    }
+    if (existsSync(dest) && readFileSync(dest, 'utf8') !== chunk)
+      throw new Error(`two different chunks named ${extra}`)
+    writeFileSync(dest, chunk)
   }
 }
 // One licenses file for all bundles: each package's block (name, license id, text)

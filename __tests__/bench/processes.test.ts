@@ -1,8 +1,8 @@
 /**
  * How many git processes the bundled CLI starts (issue 7): a figure of this machine's
  * kind, not a behaviour, so it runs with `npm run test:perf`. Every object question goes
- * through one `cat-file` process; `merge-base` runs only when the base is not an ancestor
- * of the head; `log` for the demo's receipt that names no reviewed commit.
+ * through one `cat-file` process; `log` for the demo's receipt that names no reviewed
+ * commit.
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
@@ -25,6 +25,8 @@ afterAll(() => {
 
 function gitProcesses(base: string): string[] {
   const trace = join(traces, `trace-${base}.log`)
+  // git appends to a trace file: each run counts its own processes only.
+  rmSync(trace, { force: true })
   const run = spawnSync(
     process.execPath,
     [CLI, 'check', '--repo', demo.root, '--base', base, '--format', 'json'],
@@ -62,5 +64,28 @@ describe('dist/cli.js: git processes of a check', () => {
     }
     // The same processes for either base: the count does not depend on the history.
     expect(gitProcesses('moved-base').length).toBe(gitProcesses('main').length)
+    // Exactly these 17 (issue 23; 22 before): one rev-parse for the top level and the
+    // shallow flag, one for the head, one for the base; one diff for the PR's paths and
+    // patches; per reviewed commit one walk (type and ancestry) and one diff-tree, and
+    // one rev-list for coverage; a diff-tree for the stale receipt's commit.
+    expect(gitProcesses('main').sort()).toEqual([
+      'cat-file --batch',
+      'diff',
+      'diff-tree',
+      'diff-tree',
+      'diff-tree',
+      'log',
+      'log',
+      'ls-tree',
+      'merge-base',
+      'rev-list',
+      'rev-list',
+      'rev-list',
+      'rev-list',
+      'rev-parse',
+      'rev-parse',
+      'rev-parse',
+      'symbolic-ref'
+    ])
   })
 })

@@ -1,8 +1,15 @@
 /** The real bundled `dist/cli.js`, run as a user runs it, on the demo repository and the corpus. */
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { spawn, spawnSync } from 'node:child_process'
-import { closeSync, existsSync, openSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync
+} from 'node:fs'
+import { dirname, join } from 'node:path'
 // @ts-expect-error: a plain ES module script shared with `npm run demo`
 import { buildDemoRepo } from '../../scripts/demo-repo.mjs'
 import { CORPUS, FIXTURES } from '../support/corpus.js'
@@ -60,6 +67,16 @@ describe('dist/cli.js', () => {
     expect(
       report.annotations.map((a: { annotation_level: string }) => a.annotation_level)
     ).toEqual(['warning', 'notice', 'notice'])
+  })
+  it('holds no GitHub client: that is a chunk beside it, loaded for --pr only', () => {
+    // Octokit and undici cost every start about 130 ms (issue 23); check --pr runs from
+    // the chunks in __tests__/cli/pr.test.ts.
+    const chunks = readdirSync(dirname(CLI)).filter((name) =>
+      /^\d+\.index\.js$/.test(name)
+    )
+    const holds = (file: string) => /octokit/i.test(readFileSync(file, 'utf8'))
+    expect(holds(CLI)).toBe(false)
+    expect(chunks.some((chunk) => holds(join(dirname(CLI), chunk)))).toBe(true)
   })
   it('a base that names nothing: one line and exit 2', () => {
     // Resolved through the object reader: its failure ends the run with the usage-error

@@ -5,11 +5,14 @@
  * the same PR; API and usage failures are one line on stderr and exit 2.
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
+import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { prTarget } from '../../src/cli/pr-source.js'
 import type { Report } from '../../src/gate/report.js'
 import { DIR, receiptWith, trackedPrs, type PrFixture } from '../action/support.js'
 import { runCli, type CliRun } from '../support/check-cli.js'
+import { PROJECT_ROOT } from '../support/runner.js'
 import { GitRepo } from '../support/git-repo.js'
 import { startFakeGitHub } from '../support/github-api/server.js'
 import { buildContainer, buildReceipt, jsonText } from '../support/receipt-builders.js'
@@ -156,6 +159,26 @@ describe('check --pr agrees with the action', () => {
     const markdown = await cli(env, ['check', '--pr', '1', '--format', 'markdown'])
     expect(markdown.stdout).toContain('NEEDS\\_WORK (3 draws)')
     expect(f.fake.checks.runs).toHaveLength(0)
+  })
+
+  it('the bundled dist/cli.js reads the PR through the chunk it loads for --pr', async () => {
+    const f = await fixture((r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: fanout(r, b) }))
+    const argv = ['check', '--pr', '1', '--repo-slug', 'acme/widgets', '--format', 'json']
+    const env = { ...apiEnv(f), RECEIPT_GATE_TIME_SCALE: '0.001' }
+    // Asynchronously: the local API answers from this process.
+    const bundled = await new Promise<{ code: number | null; stdout: string }>(
+      (resolve) => {
+        const child = execFile(
+          process.execPath,
+          [join(PROJECT_ROOT, 'dist', 'cli.js'), ...argv],
+          { env: { PATH: process.env.PATH ?? '', ...env } },
+          (_error, stdout) => resolve({ code: child.exitCode, stdout })
+        )
+      }
+    )
+    const inProcess = await cli(env, argv)
+    expect(bundled).toEqual({ code: 1, stdout: inProcess.stdout })
+    expect(inProcess.code).toBe(1)
   })
 
   it("links findings to the head on GITHUB_SERVER_URL's server, as the action does", async () => {

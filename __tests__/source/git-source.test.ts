@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { gitSource, repositoryRoot } from '../../src/source/git.js'
+import { gitSource, openRepository } from '../../src/source/git.js'
 import { checkJson, runCli } from '../support/check-cli.js'
 import { GitRepo, gitEnv } from '../support/git-repo.js'
 
@@ -107,7 +107,7 @@ describe('answers do not depend on the folder git is pointed at', () => {
     const ran = await runCli(['check', '--format', 'json', ...flags], sub)
     expect(pointed.report).toEqual(root.report)
     expect(JSON.parse(ran.stdout)).toEqual(root.report)
-    expect(await repositoryRoot(join(r.path, 'plugins', 'x'))).toBe(r.path)
+    expect((await openRepository(join(r.path, 'plugins', 'x'))).root).toBe(r.path)
   })
 })
 
@@ -156,6 +156,65 @@ describe('SHA-256 repositories', () => {
     expect(report.report.receipts[0]).toMatchObject({
       currentness: 'current',
       reviewedHead: reviewed
+    })
+  })
+})
+
+describe('ancestry: one walk tells a commit from other objects', () => {
+  it('answers for every kind of object id as git does', async () => {
+    const r = repo()
+    r.write({ 'src/a.ts': '1\n', [`${DIR}/x.json`]: '{}\n' })
+    const first = r.commit('initial')
+    r.write({ 'src/a.ts': '2\n' })
+    const second = r.commit('code')
+    r.write({ [`${DIR}/x.json`]: '{"a":1}\n' })
+    const head = r.commit('bookkeeping')
+    r.branch('side', first)
+    r.write({ 'src/b.ts': 'b\n' })
+    const side = r.commit('side')
+    r.git('tag', '-a', '-m', 'annotated', 'v1', second)
+    const source = gitSource({ repo: r.path, head, mergeBase: null })
+    const ask = async (id: string) => source.ancestry(id)
+    expect(await ask(head)).toEqual({ kind: 'identical' })
+    expect(await ask(first)).toEqual({
+      kind: 'ahead',
+      commits: 2,
+      changedPaths: [`${DIR}/x.json`, 'src/a.ts']
+    })
+    expect(await ask(side)).toEqual({ kind: 'not-ancestor' })
+    // A tag object peels to an ancestor in the walk, but is not a commit itself.
+    expect(await ask(r.git('rev-parse', 'v1'))).toEqual({ kind: 'not-a-commit' })
+    expect(await ask(r.git('rev-parse', `${head}^{tree}`))).toEqual({
+      kind: 'not-a-commit'
+    })
+    expect(await ask(r.git('rev-parse', `${head}:src/a.ts`))).toEqual({
+      kind: 'not-a-commit'
+    })
+    expect(await ask('c0ffee0123456789abcdef0123456789abcdef01')).toEqual({
+      kind: 'unknown-commit'
+    })
+  })
+})
+
+describe("the PR's one diff", () => {
+  it('names the paths diff-tree --no-renames names, both sides of a rename included', async () => {
+    const r = repo()
+    r.write({
+      'src/a.ts': 'one\ntwo\nthree\nfour\n',
+      'src/gone.ts': 'x\n',
+      'keep.md': 'k\n'
+    })
+    const base = r.commit('initial')
+    r.git('mv', 'src/a.ts', 'src/renamed.ts')
+    r.write({ 'src/gone.ts': null, 'src/new.ts': 'n\n', 'keep.md': 'k2\n' })
+    const head = r.commit('rename, delete, add, modify')
+    const source = gitSource({ repo: r.path, head, mergeBase: base })
+    const changed = await source.changedPaths()
+    const treeDiff = r.git('diff-tree', '-r', '--name-only', '--no-renames', base, head)
+    expect(changed.paths?.slice().sort()).toEqual(treeDiff.split('\n').sort())
+    const files = await source.changedFiles?.()
+    expect(files?.files?.find((f) => f.path === 'src/renamed.ts')).toMatchObject({
+      previousPath: 'src/a.ts'
     })
   })
 })

@@ -7,13 +7,7 @@
  */
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import {
-  gitSource,
-  isShallow,
-  mergeBase,
-  repositoryRoot,
-  resolveCommit
-} from '../source/git.js'
+import { gitSource, mergeBase, openRepository, resolveCommit } from '../source/git.js'
 import type { ReceiptSource } from '../gate/source.js'
 
 /** A git source on `workspace`, or null when it cannot answer for `head` faithfully. */
@@ -25,8 +19,8 @@ export async function workspaceSource(
 ): Promise<ReceiptSource | null> {
   if (!workspace || !(await exists(join(workspace, '.git')))) return null
   try {
-    const repo = await repositoryRoot(workspace)
-    if (await isShallow(repo)) return null
+    const { root: repo, shallow } = await openRepository(workspace)
+    if (shallow) return null
     const baseSha = await base
     const [headSha] = await Promise.all([
       resolveCommit(repo, head),

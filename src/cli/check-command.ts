@@ -12,15 +12,13 @@ import {
   GitError,
   gitSource,
   headBranch,
-  isShallow,
   mergeBase,
-  repositoryRoot,
+  openRepository,
   resolveCommit
 } from '../source/git.js'
 import { choice, parseArgs, stringFlag, type ParsedArgs } from './args.js'
 import { CliError, type CliIo } from './io.js'
 import { landContext, landNote, type LandContext } from './land.js'
-import { checkPullRequest, postReport, prTarget } from './pr-source.js'
 
 export const CHECK_USAGE = `Usage: receipt-gate check [options]
 
@@ -184,6 +182,9 @@ async function runPr(
         `--${flag} does not apply to a pull request read through the API`
       )
   const repoDir = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
+  // The GitHub client (Octokit, undici: ~130 ms of every start) is loaded for the API
+  // only (issue 23); bundled, it is the chunk files beside dist/cli.js.
+  const { checkPullRequest, postReport, prTarget } = await import('./pr-source.js')
   const target = await prTarget(pr, stringFlag(args, 'repo-slug'), repoDir, io.env)
   const run = await checkPullRequest(target, options, expectHead ?? undefined)
   if (args.flags.has('post')) {
@@ -200,7 +201,7 @@ async function runPr(
 /** The commit when the repository has it, else null (never an error: the API may). */
 async function localCommit(repoDir: string, sha: string): Promise<string | null> {
   try {
-    return await resolveCommit(await repositoryRoot(repoDir), sha)
+    return await resolveCommit((await openRepository(repoDir)).root, sha)
   } catch {
     return null
   }
@@ -222,9 +223,10 @@ async function runCheck(
       if (args.flags.has(flag)) throw new CliError(`--${flag} applies only with --pr`)
   // Every git question is asked of the top level: the answer must not depend on the
   // folder the CLI was pointed at or run from.
-  const repo = await repositoryRoot(resolve(io.cwd, stringFlag(args, 'repo') ?? '.'))
+  const { root: repo, shallow } = await openRepository(
+    resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
+  )
   const headFlag = stringFlag(args, 'head') ?? land?.head ?? undefined
-  const head = await resolveCommit(repo, headFlag ?? 'HEAD')
   const baseFlag = stringFlag(args, 'base')
   const bases =
     baseFlag !== undefined
@@ -232,12 +234,17 @@ async function runCheck(
       : land?.baseRef
         ? [`refs/remotes/origin/${land.baseRef}`, `refs/heads/${land.baseRef}`]
         : undefined
-  const [forkPoint, branch, shallow] = await Promise.all([
+  // The base is resolved while the head is; the head's error still comes first.
+  const resolving = resolveCommit(repo, headFlag ?? 'HEAD')
+  const forking =
     options.select.mode === 'changed'
-      ? findMergeBase(repo, head, bases, baseFlag ?? land?.baseRef ?? undefined)
-      : null,
-    stringFlag(args, 'branch') ?? currentBranchAt(repo, head, headFlag),
-    isShallow(repo)
+      ? findMergeBase(repo, resolving, bases, baseFlag ?? land?.baseRef ?? undefined)
+      : null
+  void forking?.catch(() => undefined)
+  const head = await resolving
+  const [forkPoint, branch] = await Promise.all([
+    forking,
+    stringFlag(args, 'branch') ?? currentBranchAt(repo, head, headFlag)
   ])
   const source = gitSource({ repo, head, mergeBase: forkPoint, shallow })
   return evaluate({ source, options, body, branch, base: forkPoint })
@@ -246,13 +253,13 @@ async function runCheck(
 /** `bases`: the revisions to try in order (none: the default branch); `name` for errors. */
 async function findMergeBase(
   repo: string,
-  head: string,
+  head: Promise<string>,
   bases: string[] | undefined,
   name: string | undefined
 ): Promise<string> {
   const baseSha =
     bases === undefined ? await defaultBase(repo) : await firstCommit(repo, bases, name)
-  const sha = await mergeBase(repo, baseSha, head)
+  const sha = await mergeBase(repo, baseSha, await head)
   if (sha === null)
     throw new CliError(`no merge base between ${name ?? 'the base branch'} and the head`)
   return sha

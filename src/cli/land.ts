@@ -8,7 +8,6 @@
 import { terminalLine } from '../util/safe-text.js'
 import type { ParsedArgs } from './args.js'
 import { CliError } from './io.js'
-import { prNumber } from './pr-source.js'
 
 export interface LandContext {
   head: string | null
@@ -55,4 +54,14 @@ export function landNote(land: LandContext): string {
     land.baseRef !== null ? `base ${land.baseRef}` : null
   ].filter((part): part is string => part !== null)
   return `Flow-Next land merge-verdict check: ${parts.join(', ')}.`
+}
+
+/** A pull request number (`what` names where it came from for the error). */
+export function prNumber(value: string, what: string): number {
+  const number = /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : NaN
+  if (!Number.isSafeInteger(number))
+    throw new CliError(
+      `${what} must be a pull request number (got ${JSON.stringify(terminalLine(value))})`
+    )
+  return number
 }

@@ -16,6 +16,7 @@ import { getPullRequest, type PullRequestInfo } from '../github/pulls.js'
 import { timeScaleFrom } from '../action/context.js'
 import { terminalLine } from '../util/safe-text.js'
 import { CliError } from './io.js'
+import { prNumber } from './land.js'
 
 export interface PrTarget {
   owner: string
@@ -79,16 +80,6 @@ function serverUrl(
 ): string {
   if (env.GITHUB_SERVER_URL) return env.GITHUB_SERVER_URL.replace(/\/+$/, '')
   return /^(https?:\/\/[^/]+)\/api\/v3$/.exec(apiUrl)?.[1] ?? 'https://github.com'
-}
-
-/** A pull request number (`what` names where it came from for the error). */
-export function prNumber(value: string, what: string): number {
-  const number = /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : NaN
-  if (!Number.isSafeInteger(number))
-    throw new CliError(
-      `${what} must be a pull request number (got ${JSON.stringify(terminalLine(value))})`
-    )
-  return number
 }
 
 /** OWNER/REPO of the `origin` remote when it is a GitHub-style URL, else null. */

@@ -150,15 +150,16 @@ export function mapBaseLine(
 }
 
 /**
- * Pairs `git diff -z --name-status` entries with the sections of the same diff's patch
- * text (one `diff --git` header per file pair, in the same order), so paths come from
- * the NUL-separated list (never from a quoted header) and hunks from the patch.
+ * Pairs `git diff -z --raw -p` records (NUL-separated, up to an empty field: paths never
+ * from a quoted header) with the patch's sections after them, one per record, in order.
  */
-export function gitChangedFiles(nameStatus: string, patchText: string): ChangedFile[] {
-  const fields = nameStatus.split('\0')
+export function gitChangedFiles(diff: string): ChangedFile[] {
+  const end = diff.indexOf('\0\0')
+  const fields = (end < 0 ? diff : diff.slice(0, end)).split('\0')
+  const patchText = end < 0 ? '' : diff.slice(end + 2)
   const entries: Array<{ path: string; previousPath?: string }> = []
   for (let i = 0; i < fields.length;) {
-    const status = fields[i++] ?? ''
+    const status = (fields[i++] ?? '').split(' ').pop() ?? ''
     if (status === '') continue
     if (/^[RC]/.test(status)) {
       const from = fields[i++] ?? ''

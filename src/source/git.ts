@@ -13,6 +13,7 @@ import {
   notAFile,
   overFileCap,
   type Ancestry,
+  type ChangedFile,
   type PrCommit,
   type ReceiptCommit,
   type ReceiptSource,
@@ -45,6 +46,10 @@ const TREE_DIFF = [
   '--no-ext-diff',
   '--no-textconv'
 ]
+
+/** The PR's diff (run once): records of every change, renames found, then the patch. */
+const PR_DIFF = `diff -z --raw -p -M -U3 --no-color --no-ext-diff --no-textconv
+  --ignore-submodules=none`.split(/\s+/)
 
 /** Runs git in `repo`; resolves stdout (bytes), or rejects with {@link GitError}. */
 export async function git(
@@ -87,24 +92,19 @@ function firstLine(text: string): string {
 }
 
 /**
- * The repository's top level for any folder inside it (a bare repository: the folder
- * itself). Pathspecs are relative to the folder git runs in, so a run from a subfolder
- * would look for `.flow/…` under it and find nothing.
+ * The top level for any folder of a repository (pathspecs are relative to the folder git
+ * runs in: from a subfolder `.flow/…` is found nowhere), and whether it is a shallow clone.
  */
-export async function repositoryRoot(dir: string): Promise<string> {
+export async function openRepository(
+  dir: string
+): Promise<{ root: string; shallow: boolean }> {
   try {
-    const [bare, top] = (
-      await gitText(dir, ['rev-parse', '--is-bare-repository', '--show-toplevel'])
-    ).split('\n')
-    return bare === 'true' || !top ? dir : top
+    const asked = ['--is-bare-repository', '--is-shallow-repository', '--show-toplevel']
+    const [bare, shallow, top] = (await gitText(dir, ['rev-parse', ...asked])).split('\n')
+    return { root: bare === 'true' || !top ? dir : top, shallow: shallow === 'true' }
   } catch {
     throw new GitError(`not a git repository: ${dir}`)
   }
-}
-
-/** Whether the repository is a shallow clone: its history is cut, so history rules cannot be decided. */
-export async function isShallow(repo: string): Promise<boolean> {
-  return (await gitText(repo, ['rev-parse', '--is-shallow-repository'])) === 'true'
 }
 
 /** Resolves a revision the user typed to a full commit SHA; a clear error when it names none. */
@@ -285,6 +285,11 @@ export function gitSource({
       return { ...commit, changedPaths: null, note: SHALLOW_HINT }
     return { ...commit, changedPaths: await pathsOf(commit.parent, commit.sha) }
   }
+  let prFiles: Promise<ChangedFile[]> | undefined
+  const prDiff = async (base: string): Promise<ChangedFile[]> =>
+    (prFiles ??= git(repo, [...PR_DIFF, base, head, '--']).then((out) =>
+      gitChangedFiles(out.stdout.toString('utf8'))
+    ))
   return {
     head,
     shallowNote: shallow ? SHALLOW_HINT : null,
@@ -317,28 +322,42 @@ export function gitSource({
             ? `no merge base with the base branch (${SHALLOW_HINT})`
             : 'no merge base with the base branch'
         }
-      return { paths: await changedPaths(repo, mergeBase, head) }
+      // Both sides of a rename: the paths `diff-tree --no-renames` lists, from the one diff.
+      const files = await prDiff(mergeBase)
+      const renamed = files.flatMap((f) => f.previousPath ?? [])
+      return { paths: [...files.map((f) => f.path), ...renamed] }
     },
     async ancestry(reviewed: string): Promise<Ancestry> {
       // Only a full object id is ever handed to git (the gate checked it is one): never a
       // ref, an abbreviation or an option that receipt text could spell.
       if (fullObjectId(reviewed, head) !== reviewed) return { kind: 'unknown-commit' }
-      const type = await git(repo, ['cat-file', '-t', reviewed], [0, 1, 128])
-      if (type.code !== 0)
-        return shallow
-          ? { kind: 'unknown-commit', note: SHALLOW_HINT }
-          : { kind: 'unknown-commit' }
-      if (type.stdout.toString('utf8').trim() !== 'commit')
-        return { kind: 'not-a-commit' }
       if (reviewed === head) return { kind: 'identical' }
-      const [counted, paths] = await Promise.all([
-        git(repo, ['rev-list', '--left-right', '--count', `${reviewed}...${head}`, '--']),
-        changedPaths(repo, reviewed, head)
-      ])
-      const [left = '', right = ''] = counted.stdout.toString('utf8').trim().split(/\s+/)
-      if (left !== '0') return { kind: 'not-ancestor' }
-      if (right === '0') return { kind: 'identical' }
-      return { kind: 'ahead', commits: Number(right), changedPaths: paths }
+      // One walk tells a commit from other objects and how it relates to the head: it lists
+      // the commit itself (`<`, or `-` as a boundary), never a tag (peeled to its commit).
+      const paths = changedPaths(repo, reviewed, head)
+      void paths.catch(() => undefined)
+      const args = [
+        'rev-list',
+        '--left-right',
+        '--boundary',
+        `${reviewed}...${head}`,
+        '--'
+      ]
+      const walk = await git(repo, args, [0, 128])
+      const listed = walk.stdout.toString('utf8').split('\n')
+      if (walk.code !== 0 || !listed.some((line) => line.slice(1) === reviewed)) {
+        const type = await git(repo, ['cat-file', '-t', reviewed], [0, 1, 128])
+        if (type.code !== 0)
+          return shallow
+            ? { kind: 'unknown-commit', note: SHALLOW_HINT }
+            : { kind: 'unknown-commit' }
+        // A commit whose walk failed (a broken repository): git's own error.
+        if (type.stdout.toString('utf8').trim() === 'commit') await git(repo, args)
+        return { kind: 'not-a-commit' }
+      }
+      if (listed.some((line) => line.startsWith('<'))) return { kind: 'not-ancestor' }
+      const commits = listed.filter((line) => line.startsWith('>')).length
+      return { kind: 'ahead', commits, changedPaths: await paths }
     },
     async receiptCommits(receipts) {
       const found = await newestCommits(repo, head, receipts)
@@ -353,28 +372,7 @@ export function gitSource({
     async changedFiles() {
       if (mergeBase === null)
         return { files: null, note: 'no merge base with the base branch' }
-      // The same diff twice: paths from the NUL-separated list, hunks from the patch.
-      const options = [
-        '--no-ext-diff',
-        '--no-textconv',
-        '--ignore-submodules=none',
-        '-M',
-        '--no-color',
-        '-U3',
-        mergeBase,
-        head,
-        '--'
-      ]
-      const [names, patch] = await Promise.all([
-        git(repo, ['diff', '-z', '--name-status', ...options]),
-        git(repo, ['diff', ...options])
-      ])
-      return {
-        files: gitChangedFiles(
-          names.stdout.toString('utf8'),
-          patch.stdout.toString('utf8')
-        )
-      }
+      return { files: await prDiff(mergeBase) }
     },
     async prCommits() {
       if (mergeBase === null)
