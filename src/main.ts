@@ -32,7 +32,6 @@ import {
   type PullRequestInfo
 } from './github/pulls.js'
 import { deferralSinkPath } from './gate/deferred.js'
-import { isJsonObject, own } from './receipts/json.js'
 import type { EventRoute } from './action/event.js'
 import { logUntrustedLines } from './action/log.js'
 
@@ -130,9 +129,9 @@ async function readPull(
   route: EventRoute,
   number: number
 ): Promise<{ pull: PullRequestInfo; graphql: GraphqlRead | null }> {
-  const headSha =
-    route.kind === 'pull' || route.kind === 'workflow-run' ? route.headSha : null
-  const branch = headSha ? eventBranch(route, context) : null
+  const named = route.kind === 'pull' || route.kind === 'workflow-run' ? route : null
+  const headSha = named?.headSha ?? null
+  const branch = headSha ? named?.headBranch : null
   try {
     const graphql = await readWithGraphql({
       octokit,
@@ -151,15 +150,6 @@ async function readPull(
     const pull = await getPullRequest(octokit, context.owner, context.repo, number)
     return { pull, graphql: null }
   }
-}
-
-/** The head branch the event names (the deferral file's name comes from it). */
-function eventBranch(route: EventRoute, context: RunContext): string | null {
-  if (route.kind === 'workflow-run') return route.headBranch
-  const pull = own(context.payload, 'pull_request')
-  const head = isJsonObject(pull) ? own(pull, 'head') : undefined
-  const ref = isJsonObject(head) ? own(head, 'ref') : undefined
-  return typeof ref === 'string' && ref !== '' ? ref : null
 }
 
 /** Publishes, writes the summary and the report, sets outputs, and fails the step when it must. */

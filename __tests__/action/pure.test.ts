@@ -13,17 +13,19 @@ const payload = (value: unknown): JsonObject => {
 }
 
 describe('routeEvent', () => {
-  const pr = { pull_request: { number: 7, head: { sha: 'h1' } } }
+  const pr = { pull_request: { number: 7, head: { sha: 'h1', ref: 'feat' } } }
   it('gates pull_request and pull_request_target on the PR head', () => {
     expect(routeEvent('pull_request', payload(pr), null)).toEqual({
       kind: 'pull',
       number: 7,
-      headSha: 'h1'
+      headSha: 'h1',
+      headBranch: 'feat'
     })
     expect(routeEvent('pull_request_target', payload(pr), null)).toEqual({
       kind: 'pull',
       number: 7,
-      headSha: 'h1'
+      headSha: 'h1',
+      headBranch: 'feat'
     })
   })
   it('workflow_run takes the PR from the payload, or leaves it to be found', () => {
@@ -56,7 +58,8 @@ describe('routeEvent', () => {
     expect(routeEvent('workflow_dispatch', payload({}), 5)).toEqual({
       kind: 'pull',
       number: 5,
-      headSha: null
+      headSha: null,
+      headBranch: null
     })
   })
   it('does not trust a hostile payload shape', () => {

@@ -5,8 +5,8 @@
 import { isJsonObject, own, type JsonObject, type JsonValue } from '../receipts/json.js'
 
 export type EventRoute =
-  /** Gate PR `number`; `headSha` from the payload when the event carries it. */
-  | { kind: 'pull'; number: number; headSha: string | null }
+  /** Gate PR `number`; `headSha` and `headBranch` from the payload when the event carries them. */
+  | { kind: 'pull'; number: number; headSha: string | null; headBranch: string | null }
   /** Second stage of the fork-safe setup: find the PR of `headSha` when the payload has none. */
   | {
       kind: 'workflow-run'
@@ -45,10 +45,12 @@ export function routeEvent(
       return { kind: 'nothing', why: `${eventName} event without a pull request number` }
     const sameNumber =
       pullNumber === null || pullNumber === int(field(payload, 'pull_request', 'number'))
+    const head = sameNumber ? field(payload, 'pull_request', 'head') : undefined
     return {
       kind: 'pull',
       number,
-      headSha: sameNumber ? text(field(payload, 'pull_request', 'head', 'sha')) : null
+      headSha: text(field(head, 'sha')),
+      headBranch: text(field(head, 'ref'))
     }
   }
   if (eventName === 'workflow_run') {
@@ -71,7 +73,8 @@ export function routeEvent(
       ? { kind: 'merge-group', headSha }
       : { kind: 'nothing', why: 'merge_group event without a head SHA' }
   }
-  if (pullNumber !== null) return { kind: 'pull', number: pullNumber, headSha: null }
+  if (pullNumber !== null)
+    return { kind: 'pull', number: pullNumber, headSha: null, headBranch: null }
   return {
     kind: 'nothing',
     why: `${eventName || 'this'} event has no pull request (set pull-number to gate one)`
