@@ -6,6 +6,7 @@
  * commit read per commit coverage must classify as code or bookkeeping.
  */
 import { reachableInPr } from '../gate/coverage.js'
+import { fullObjectId } from '../gate/review-head.js'
 import { limiter } from '../util/concurrency.js'
 import type { PrGraphCommit, ReceiptSource } from '../gate/source.js'
 import { GitHubError, type Octokit } from './client.js'
@@ -15,7 +16,10 @@ export const PR_COMMITS_CAP = 250
 /** A commit's files list holds at most 300 entries a page. */
 const COMMIT_FILES_PAGE = 300
 const CLASSIFY_CONCURRENCY = 8
-const FULL_ID = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/
+
+/** Receipt text and API answers are hostile: only a full object id goes into a URL. */
+const isFullId = (sha: string, options: PrCommitsOptions): boolean =>
+  fullObjectId(sha, options.head) === sha
 
 export interface PrCommitsOptions {
   octokit: Octokit
@@ -129,8 +133,7 @@ async function reachOf(
   sha: string
 ): Promise<Set<string> | null> {
   const graph = await readIndex()
-  // Receipt text is hostile: only a full object id goes into a URL.
-  if (graph === null || !FULL_ID.test(sha)) return null
+  if (graph === null || !isFullId(sha, options)) return null
   if (graph.parents.has(sha)) return reachableInPr(graph.parents, sha)
   const base = await Promise.resolve(options.baseSha).catch(() => undefined)
   if (graph.baseSide.has(sha) || sha === base?.toLowerCase()) return new Set()
@@ -173,7 +176,7 @@ async function commitFiles(
   sha: string
 ): Promise<string[] | null> {
   const { octokit, owner, repo } = options
-  if (!FULL_ID.test(sha)) return null
+  if (!isFullId(sha, options)) return null
   const { data } = await octokit.rest.repos.getCommit({
     owner,
     repo,
