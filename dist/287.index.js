@@ -588,12 +588,14 @@ var coverage = __webpack_require__(9325);
 
 
 
+
 /** GitHub lists at most 250 commits of a pull request. */
 const PR_COMMITS_CAP = 250;
 /** A commit's files list holds at most 300 entries a page. */
 const COMMIT_FILES_PAGE = 300;
 const CLASSIFY_CONCURRENCY = 8;
-const FULL_ID = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/;
+/** Receipt text and API answers are hostile: only a full object id goes into a URL. */
+const isFullId = (sha, options) => (0,review_head/* fullObjectId */.mX)(sha, options.head) === sha;
 /**
  * The coverage methods of the API source. `listGraph` reads the PR's commit graph
  * (default: the REST pulls/commits list); it is read once.
@@ -678,8 +680,7 @@ function indexOf(graph) {
  */
 async function reachOf(options, readIndex, sha) {
     const graph = await readIndex();
-    // Receipt text is hostile: only a full object id goes into a URL.
-    if (graph === null || !FULL_ID.test(sha))
+    if (graph === null || !isFullId(sha, options))
         return null;
     if (graph.parents.has(sha))
         return (0,coverage/* reachableInPr */.$B)(graph.parents, sha);
@@ -719,7 +720,7 @@ async function mergeBaseWithHead(options, sha) {
 /** The paths a commit changed (both sides of a rename), or null when not listed whole. */
 async function commitFiles(options, sha) {
     const { octokit, owner, repo } = options;
-    if (!FULL_ID.test(sha))
+    if (!isFullId(sha, options))
         return null;
     const { data } = await octokit.rest.repos.getCommit({
         owner,
