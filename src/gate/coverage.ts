@@ -1,9 +1,7 @@
 /**
  * Review coverage (issue 25): a current SHIP receipt proves the last review saw the
- * head's code, not that every code commit of the PR was inside some review. Each review
- * covers `base..R` (its recorded base, its reviewed SHA); a PR code commit is reviewed
- * when a SHIP review's range holds it. A review whose base is unknown proves nothing:
- * the commits it might hold are unknown, never reviewed. Pure.
+ * head's code, not that every code commit was reviewed. A code commit is reviewed when a
+ * SHIP review's `base..R` holds it; under a review with an unknown base it is unknown.
  */
 import type { GateOptions } from './options.js'
 import type { Problem } from './report.js'
@@ -20,7 +18,7 @@ export interface CoveringReview {
   baseKnown: boolean
 }
 
-export type CommitCoverage = 'reviewed' | 'unreviewed' | 'unknown'
+type CommitCoverage = 'reviewed' | 'unreviewed' | 'unknown'
 
 export interface Coverage {
   /** Code commits of the PR (merge base..head, merges left out, bookkeeping-only left out). */
@@ -68,9 +66,8 @@ export function reachableInPr(
 
 /**
  * The commits whose paths coverage must read: the unlisted ones no SHIP review with a
- * known base holds (code or bookkeeping decides whether they needed a review). Reviewed
- * ones are not read: a review holds them whatever they changed, and reading them would
- * cost a request each (issue 24); they count as code, and {@link unlistedNote} says so.
+ * known base holds. Reviewed ones are not read (a request each, issue 24): they count as
+ * code whatever they changed, and {@link unlistedNote} says so.
  */
 export function toClassify(
   commits: readonly PrCommit[],
@@ -82,10 +79,7 @@ export function toClassify(
     .map((c) => c.sha)
 }
 
-/**
- * Why the counts may hold bookkeeping commits: commits whose paths were not read (over
- * the API, the ones inside a SHIP review's range), or null when every one was.
- */
+/** Why the counts may hold bookkeeping commits (some paths were not read), or null. */
 export function unlistedNote(commits: readonly PrCommit[]): string | null {
   const count = commits.filter((c) => c.paths === null).length
   if (count === 0) return null
@@ -101,21 +95,22 @@ export function coverageOf(
   const ship = reviews.filter((review) => review.verdict === 'SHIP')
   const list = code.map((sha) => {
     const covering = ship.filter((r) => r.baseKnown && r.commits?.has(sha) === true)
-    if (covering.length > 0)
-      return { sha, state: 'reviewed' as const, receipts: covering.map((r) => r.receipt) }
     // A review that might hold it, with a base or range the source cannot tell.
     const maybe = ship.filter(
       (r) => (!r.baseKnown || r.commits === null) && r.commits?.has(sha) !== false
     )
-    return maybe.length > 0
-      ? { sha, state: 'unknown' as const, receipts: maybe.map((r) => r.receipt) }
-      : { sha, state: 'unreviewed' as const, receipts: [] }
+    const state: CommitCoverage =
+      covering.length > 0 ? 'reviewed' : maybe.length > 0 ? 'unknown' : 'unreviewed'
+    const receipts = (covering.length > 0 ? covering : maybe).map((r) => r.receipt)
+    return { sha, state, receipts }
   })
+  const shas = (state: CommitCoverage): string[] =>
+    list.filter((c) => c.state === state).map((c) => c.sha)
   return {
     commits: code.length,
-    reviewed: list.filter((c) => c.state === 'reviewed').length,
-    unreviewed: list.filter((c) => c.state === 'unreviewed').map((c) => c.sha),
-    unknown: list.filter((c) => c.state === 'unknown').map((c) => c.sha),
+    reviewed: shas('reviewed').length,
+    unreviewed: shas('unreviewed'),
+    unknown: shas('unknown'),
     list,
     note
   }
@@ -135,25 +130,24 @@ export function coverageFailures(
   problems: Problem[]
 ): boolean {
   if (options.coverage !== 'require' || coverage === undefined) return false
+  const fail = (code: Problem['code'], message: string): number =>
+    problems.push({ code, path: null, message })
   if (coverage === null) {
-    problems.push({
-      code: 'coverage-unknown',
-      path: null,
-      message: 'coverage: require, but the review coverage could not be computed'
-    })
+    fail(
+      'coverage-unknown',
+      'coverage: require, but the review coverage could not be computed'
+    )
     return true
   }
   for (const sha of coverage.unreviewed)
-    problems.push({
-      code: 'coverage-unreviewed',
-      path: null,
-      message: `code commit ${shortSha(sha)} is inside no SHIP review's range`
-    })
+    fail(
+      'coverage-unreviewed',
+      `code commit ${shortSha(sha)} is inside no SHIP review's range`
+    )
   for (const sha of coverage.unknown)
-    problems.push({
-      code: 'coverage-unknown',
-      path: null,
-      message: `code commit ${shortSha(sha)} may be inside a SHIP review whose base is unknown: not proven reviewed`
-    })
+    fail(
+      'coverage-unknown',
+      `code commit ${shortSha(sha)} may be inside a SHIP review whose base is unknown: not proven reviewed`
+    )
   return coverage.unreviewed.length + coverage.unknown.length > 0
 }

@@ -1,12 +1,9 @@
 /**
  * The gate's pipeline over a {@link ReceiptSource}: list → plan → select → read →
- * validate → currentness → gate → audit → annotations → report. Every decision is made
- * by a pure function (`plan.ts`, `row.ts`, `review-head.ts`, `deferred.ts`,
- * `coverage.ts`); this module only sequences them and asks the source for data,
- * batching what it can (one blob read for all receipts, one ancestry question per
- * distinct reviewed SHA).
+ * validate → currentness → gate → audit → annotations → report. Pure functions decide;
+ * this module sequences them and asks the source, batching what it can.
  */
-import { limiter } from '../util/concurrency.js'
+import { mapLimit } from '../util/concurrency.js'
 import { buildAnnotations } from './annotations.js'
 import {
   codeCommits,
@@ -44,7 +41,7 @@ import {
   type Judged,
   type Pending
 } from './row.js'
-import type { ChangedFiles, PrCommit, ReceiptCommit, ReceiptSource } from './source.js'
+import type { ChangedFiles, PrCommit, ReceiptSource } from './source.js'
 
 export interface EvaluateInput {
   source: ReceiptSource
@@ -87,16 +84,13 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
           'the PR commits',
           'this source does not list the PR commits'
         )
-  // Compiled while those answers are on their way (picomatch: 2–3 ms of a cold run),
-  // not after them.
+  // Compiled while those answers are on their way (picomatch: 2–3 ms of a cold run).
   const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
   const listing = await source.listTree(options.receiptsDir)
   if (listing.truncated) {
-    problems.push({
-      code: 'truncated-tree',
-      path: options.receiptsDir,
-      message: 'the receipts folder could not be listed whole; receipts may be missing'
-    })
+    const message =
+      'the receipts folder could not be listed whole; receipts may be missing'
+    problems.push({ code: 'truncated-tree', path: options.receiptsDir, message })
   }
   const selected = applyCaps(
     selectPlans(
@@ -115,10 +109,9 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     options.auditDeferred && body !== null && sinkPath
       ? source.readFile(sinkPath)
       : Promise.resolve(null)
-  const heads = headJudge(source, isBookkeeping)
   const [blobs, sink] = await Promise.all([source.readBlobs(blobsOf(selected)), sinkRead])
   const pending = selected.map((plan) => classify(plan, blobs))
-  const judge = await judgeAll(source, pending, options, isBookkeeping, heads)
+  const judge = await judgeAll(source, pending, options, isBookkeeping)
   const diff = await diffFiles
   const placed = placeFindings(
     pending.map((item) => toRow(item, judge, options)),
@@ -133,11 +126,8 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     (type) => !rows.some((row) => row.type === type && row.currentness === 'current')
   )
   for (const type of missing) {
-    problems.push({
-      code: 'missing-required',
-      path: null,
-      message: `no current ${type} for ${shortSha(source.head)}`
-    })
+    const message = `no current ${type} for ${shortSha(source.head)}`
+    problems.push({ code: 'missing-required', path: null, message })
   }
   const {
     failed: auditFailed,
@@ -211,34 +201,40 @@ async function reviewCoverage(
     return null
   }
   // One range question per distinct (base, reviewed) pair, however many receipts share it.
-  const between = once<string[] | null>()
-  const review = async (
-    row: ReceiptRow,
-    item: Pending,
-    reviewed: string
-  ): Promise<CoveringReview> => {
-    const base = reviewBase(item, reviewed)
-    const commits = await between(`${base ?? ''}..${reviewed}`, async () =>
-      ask(base, reviewed)
-    )
-    return {
-      receipt: row.path,
-      verdict: 'SHIP',
-      commits: commits === null ? null : new Set(commits),
-      baseKnown: base !== null
-    }
-  }
+  const ranges = new Map<string, Promise<string[] | null>>()
   try {
     const reviews = await Promise.all(
       rows.flatMap((row, i) => {
         const item = pending[i]
+        const reviewed = row.reviewedHead
         const known = row.currentness === 'current' || row.currentness === 'stale'
-        return item && known && row.verdict === 'SHIP' && row.reviewedHead !== null
-          ? [review(row, item, row.reviewedHead)]
-          : []
+        if (!item || !known || row.verdict !== 'SHIP' || reviewed === null) return []
+        const base = reviewBase(item, reviewed)
+        const key = `${base ?? ''}..${reviewed}`
+        const range = ranges.get(key) ?? ask(base, reviewed)
+        ranges.set(key, range)
+        const review = async (): Promise<CoveringReview> => {
+          const commits = await range
+          return {
+            receipt: row.path,
+            verdict: 'SHIP',
+            commits: commits && new Set(commits),
+            baseKnown: base !== null
+          }
+        }
+        return [review()]
       })
     )
-    const classified = await listPaths(source, listed.commits, reviews)
+    // The paths of the commits no SHIP review holds (the API: one request a commit) tell
+    // code from bookkeeping; a commit left unlisted counts as code.
+    const unlisted = toClassify(listed.commits, reviews)
+    const paths =
+      unlisted.length > 0 && source.commitPaths
+        ? await source.commitPaths(unlisted)
+        : null
+    const classified = listed.commits.map((c) =>
+      paths?.has(c.sha) ? { ...c, paths: paths.get(c.sha) ?? null } : c
+    )
     return coverageOf(
       codeCommits(classified, isBookkeeping),
       reviews,
@@ -248,23 +244,6 @@ async function reviewCoverage(
     notes.push(`coverage not computed: ${errorText(error)}`)
     return null
   }
-}
-
-/**
- * Lists the paths of the commits no SHIP review holds (the API: one request a commit),
- * to tell code from bookkeeping; a commit left unlisted counts as code.
- */
-async function listPaths(
-  source: ReceiptSource,
-  commits: readonly PrCommit[],
-  reviews: readonly CoveringReview[]
-): Promise<readonly PrCommit[]> {
-  const shas = toClassify(commits, reviews)
-  if (shas.length === 0 || !source.commitPaths) return commits
-  const listed = await source.commitPaths(shas)
-  return commits.map((c) =>
-    listed.has(c.sha) ? { ...c, paths: listed.get(c.sha) ?? null } : c
-  )
 }
 
 /**
@@ -290,76 +269,45 @@ function errorText(error: unknown): string {
 }
 
 /**
- * One question per distinct reviewed SHA, whoever asks and when (SPEC §9: one compare
- * per SHA), at most 8 in flight.
+ * The head rule for every reviewed SHA, each asked of the source once (SPEC §9: one
+ * compare per SHA, at most 8 in flight), and the history rule for unbound receipts.
  */
-function headJudge(
-  source: ReceiptSource,
-  isBookkeeping: BookkeepingMatcher
-): (sha: string) => Promise<HeadJudgement> {
-  const limit = limiter(8)
-  const judged = once<HeadJudgement>()
-  return async (sha) =>
-    judged(sha, async () => {
-      const id = fullObjectId(sha, source.head)
-      return id === null
-        ? notFullIdJudgement(sha)
-        : limit(async () =>
-            judgeReviewedHead(id, await source.ancestry(id), isBookkeeping)
-          )
-    })
-}
-
-/** Answers asked once per key: later callers of a key share the first answer. */
-function once<T>(): (key: string, ask: () => Promise<T>) => Promise<T> {
-  const asked = new Map<string, Promise<T>>()
-  return async (key, ask) => {
-    let answer = asked.get(key)
-    if (answer === undefined) {
-      answer = ask()
-      asked.set(key, answer)
-    }
-    return answer
-  }
-}
-
 async function judgeAll(
   source: ReceiptSource,
   pending: Pending[],
   options: GateOptions,
-  isBookkeeping: BookkeepingMatcher,
-  heads: (sha: string) => Promise<HeadJudgement>
+  isBookkeeping: BookkeepingMatcher
 ): Promise<Judged> {
   const inferred = new Map<string, InferredHead>()
-  if (options.unboundHead === 'history') {
-    const unbound = pending.flatMap((item) =>
-      item.kind === 'unbound' && item.plan.latest
-        ? [{ path: item.plan.path, blob: item.plan.latest.sha }]
-        : []
-    )
+  const unbound = pending.flatMap((item) =>
+    options.unboundHead === 'history' && item.kind === 'unbound' && item.plan.latest
+      ? [{ path: item.plan.path, blob: item.plan.latest.sha }]
+      : []
+  )
+  if (unbound.length > 0) {
     // One walk of the history for every unbound receipt (SPEC §9), not one per receipt.
-    const commits =
-      unbound.length > 0
-        ? await source.receiptCommits(unbound)
-        : new Map<string, ReceiptCommit | null>()
+    const commits = await source.receiptCommits(unbound)
     // A commit's paths are judged once, however many receipts it recorded.
     const byCommit = new Map<string, InferredHead>()
     for (const { path } of unbound) {
       const commit = commits.get(path) ?? null
-      let found = commit ? byCommit.get(commit.sha) : undefined
-      if (found === undefined) {
-        found = inferFromHistory(commit, isBookkeeping)
-        if (commit) byCommit.set(commit.sha, found)
-      }
+      const found =
+        (commit && byCommit.get(commit.sha)) ?? inferFromHistory(commit, isBookkeeping)
+      if (commit) byCommit.set(commit.sha, found)
       inferred.set(path, found)
     }
   }
   const shas = new Set<string>(pending.flatMap(reviewedHeads))
   for (const value of inferred.values()) if (value.sha) shas.add(value.sha)
-  const list = [...shas]
-  const answers = await Promise.all(list.map(heads))
+  const judge = async (sha: string): Promise<HeadJudgement> => {
+    const id = fullObjectId(sha, source.head)
+    return id === null
+      ? notFullIdJudgement(sha)
+      : judgeReviewedHead(id, await source.ancestry(id), isBookkeeping)
+  }
+  const answers = await mapLimit([...shas], 8, judge)
   return {
-    heads: new Map(list.map((sha, index) => [sha, answers[index] as HeadJudgement])),
+    heads: new Map([...shas].map((sha, i) => [sha, answers[i] as HeadJudgement])),
     inferred
   }
 }

@@ -3,6 +3,7 @@
  * verdict, then the check's conclusion — the worst of all rows, the required types and
  * the deferred audit — except that neutral rows (stale SHIPs) never lower a success.
  */
+import { VERDICTS } from '../receipts/limits.js'
 import type { NeedsHumanConclusion } from './options.js'
 
 export type Conclusion = 'success' | 'failure' | 'neutral' | 'action_required'
@@ -15,17 +16,15 @@ export function rowConclusion(
   needsHuman: NeedsHumanConclusion,
   mode: string | null
 ): { conclusion: Conclusion; why: string } {
-  if (currentness === 'unreadable')
-    return { conclusion: 'failure', why: 'unreadable receipt: an unknown state' }
-  if (currentness === 'ambiguous')
-    return { conclusion: 'failure', why: 'ambiguous lineage: an unknown state' }
+  if (currentness === 'unreadable' || currentness === 'ambiguous') {
+    const what = currentness === 'unreadable' ? 'unreadable receipt' : 'ambiguous lineage'
+    return { conclusion: 'failure', why: `${what}: an unknown state` }
+  }
   if (currentness === 'current') {
     if (verdict === 'SHIP') {
-      return {
-        conclusion: 'success',
-        why:
-          mode === 'triage_skip' ? 'trivial diff, review skipped' : 'current review ships'
-      }
+      const why =
+        mode === 'triage_skip' ? 'trivial diff, review skipped' : 'current review ships'
+      return { conclusion: 'success', why }
     }
     if (verdict === 'NEEDS_HUMAN')
       return { conclusion: needsHuman, why: 'the reviewer asks for a human' }
@@ -39,12 +38,8 @@ export function rowConclusion(
   }
 }
 
-const RANK: Record<Conclusion, number> = {
-  success: 0,
-  neutral: 1,
-  action_required: 2,
-  failure: 3
-}
+/** Conclusions from best to worst. */
+const RANK: readonly Conclusion[] = ['success', 'neutral', 'action_required', 'failure']
 
 /** Combines row conclusions with the required-type and audit outcomes. */
 export function overallConclusion(parts: {
@@ -54,37 +49,29 @@ export function overallConclusion(parts: {
   /** The receipts folder could not be listed whole: a receipt may be missing. */
   incompleteListing?: boolean
 }): Conclusion {
-  // An incomplete listing is an unknown state (a failing receipt may be the one left
-  // out), never a pass; it used to be only a note, and the rest could still succeed.
+  // An incomplete listing is an unknown state (a failing receipt may be the one left out).
   if (parts.missingRequired > 0 || parts.auditFailed || parts.incompleteListing)
     return 'failure'
-  const worst = parts.rows.reduce<Conclusion | null>(
-    (acc, next) => (acc === null || RANK[next] > RANK[acc] ? next : acc),
-    null
-  )
-  if (worst === null) return 'neutral'
-  if (worst === 'neutral' && parts.rows.includes('success')) return 'success'
-  return worst
+  if (parts.rows.length === 0) return 'neutral'
+  const worst = RANK[
+    Math.max(...parts.rows.map((row) => RANK.indexOf(row)))
+  ] as Conclusion
+  return worst === 'neutral' && parts.rows.includes('success') ? 'success' : worst
 }
 
-// Flow-Next's own order for merging review draws: a question for a person outranks any
-// finding, since no amount of rework answers it (SPEC §7).
-const VERDICT_RANK: Record<string, number> = {
-  SHIP: 0,
-  NEEDS_WORK: 1,
-  MAJOR_RETHINK: 2,
-  NEEDS_HUMAN: 3
-}
-
-/** The worst verdict among current receipts (NEEDS_HUMAN > MAJOR_RETHINK > NEEDS_WORK > SHIP), or ''. */
+/**
+ * The worst verdict among current receipts, or ''. VERDICTS is Flow-Next's own order for
+ * merging draws: a question for a person outranks any finding (SPEC §7).
+ */
 export function worstCurrentVerdict(
   rows: ReadonlyArray<{ currentness: Currentness; verdict: string | null }>
 ): string {
+  const rank = (verdict: string): number =>
+    (VERDICTS as readonly string[]).indexOf(verdict)
   let worst = ''
   for (const row of rows) {
     if (row.currentness !== 'current' || row.verdict === null) continue
-    if (worst === '' || (VERDICT_RANK[row.verdict] ?? -1) > (VERDICT_RANK[worst] ?? -1))
-      worst = row.verdict
+    if (worst === '' || rank(row.verdict) > rank(worst)) worst = row.verdict
   }
   return worst
 }

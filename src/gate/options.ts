@@ -5,20 +5,13 @@
  */
 import { TYPE_TO_KIND } from '../receipts/limits.js'
 
-export const UNBOUND_HEAD_POLICIES = ['history', 'fail', 'allow'] as const
-export const NEEDS_HUMAN_CONCLUSIONS = ['action_required', 'failure', 'neutral'] as const
+const UNBOUND_HEAD_POLICIES = ['history', 'fail', 'allow'] as const
+const NEEDS_HUMAN_CONCLUSIONS = ['action_required', 'failure', 'neutral'] as const
 /** Review coverage of the PR's code commits (issue 25): shown, required, or not computed. */
-export const COVERAGE_MODES = ['report', 'require', 'off'] as const
-export const DEFAULT_BOOKKEEPING = [
-  '.flow/**',
-  '!.flow/bin/**',
-  '!.flow/config.json'
-] as const
-export const DEFAULT_RECEIPTS_DIR = '.flow/review-receipts'
+const COVERAGE_MODES = ['report', 'require', 'off'] as const
+const DEFAULT_BOOKKEEPING = ['.flow/**', '!.flow/bin/**', '!.flow/config.json']
 
-export type UnboundHeadPolicy = (typeof UNBOUND_HEAD_POLICIES)[number]
 export type NeedsHumanConclusion = (typeof NEEDS_HUMAN_CONCLUSIONS)[number]
-export type CoverageMode = (typeof COVERAGE_MODES)[number]
 
 /** Which receipts the gate looks at. */
 export type Selection =
@@ -31,25 +24,15 @@ export interface GateOptions {
   require: string[]
   /** picomatch globs (dot: true); a leading `!` excludes. */
   bookkeepingPaths: string[]
-  unboundHead: UnboundHeadPolicy
+  unboundHead: (typeof UNBOUND_HEAD_POLICIES)[number]
   needsHumanConclusion: NeedsHumanConclusion
   auditDeferred: boolean
   maxAnnotations: number
-  coverage: CoverageMode
+  coverage: (typeof COVERAGE_MODES)[number]
 }
 
 /** Raw values as typed by a user (action inputs or CLI flags); undefined = default. */
-export interface RawOptions {
-  receiptsDir?: string
-  select?: string
-  require?: string
-  bookkeepingPaths?: string
-  unboundHead?: string
-  needsHumanConclusion?: string
-  auditDeferred?: string
-  maxAnnotations?: string
-  coverage?: string
-}
+export type RawOptions = { [K in keyof GateOptions]?: string }
 
 /** A setting with a value it cannot take. `input` is the kebab-case name. */
 export class OptionError extends Error {
@@ -75,8 +58,8 @@ function oneOf<T extends string>(
   allowed: readonly T[],
   fallback: T
 ): T {
-  if (value === undefined || value.trim() === '') return fallback
-  const trimmed = value.trim()
+  const trimmed = value?.trim()
+  if (!trimmed) return fallback
   if ((allowed as readonly string[]).includes(trimmed)) return trimmed as T
   throw new OptionError(
     input,
@@ -89,10 +72,11 @@ function parseBoolean(
   value: string | undefined,
   fallback: boolean
 ): boolean {
-  if (value === undefined || value.trim() === '') return fallback
+  const trimmed = value?.trim()
+  if (!trimmed) return fallback
   // The YAML 1.2 core schema spellings, as @actions/core's getBooleanInput takes them.
-  if (['true', 'True', 'TRUE'].includes(value.trim())) return true
-  if (['false', 'False', 'FALSE'].includes(value.trim())) return false
+  if (['true', 'True', 'TRUE'].includes(trimmed)) return true
+  if (['false', 'False', 'FALSE'].includes(trimmed)) return false
   throw new OptionError(input, `must be true or false (got ${JSON.stringify(value)})`)
 }
 
@@ -101,26 +85,21 @@ function parseSelect(value: string | undefined): Selection {
   if (items.length === 0 || (items.length === 1 && items[0] === 'changed'))
     return { mode: 'changed' }
   if (items.length === 1 && items[0] === 'all') return { mode: 'all' }
-  if (items.includes('changed') || items.includes('all')) {
+  if (items.includes('changed') || items.includes('all'))
     throw new OptionError(
       'select',
       'must be changed, all, or a list of globs (not a mix)'
     )
-  }
   return { mode: 'globs', globs: items }
 }
 
 function parseReceiptsDir(value: string | undefined): string {
-  const dir = (value ?? '').trim().replace(/\/+$/, '') || DEFAULT_RECEIPTS_DIR
-  if (
-    dir.startsWith('/') ||
-    dir.split('/').some((part) => part === '..' || part === '')
-  ) {
+  const dir = (value ?? '').trim().replace(/\/+$/, '') || '.flow/review-receipts'
+  if (dir.startsWith('/') || dir.split('/').some((part) => part === '..' || part === ''))
     throw new OptionError(
       'receipts-dir',
       `must be a relative path inside the repository (got ${JSON.stringify(value)})`
     )
-  }
   return dir.replace(/^\.\//, '')
 }
 
@@ -133,38 +112,36 @@ function parseRequire(value: string | undefined): string[] {
   const types = parseList(value)
   const known = Object.keys(TYPE_TO_KIND)
   const unknown = types.find((type) => !known.includes(type))
-  if (unknown !== undefined) {
+  if (unknown !== undefined)
     throw new OptionError(
       'require',
       `unknown receipt type ${JSON.stringify(unknown)}: the types are ${known.join(', ')}`
     )
-  }
   return types
 }
 
 function parseMax(value: string | undefined): number {
-  if (value === undefined || value.trim() === '') return 1000
-  const n = Number(value.trim())
-  if (!Number.isInteger(n) || n < 0 || n > 100000) {
+  const trimmed = value?.trim()
+  if (!trimmed) return 1000
+  const n = Number(trimmed)
+  if (!Number.isInteger(n) || n < 0 || n > 100000)
     throw new OptionError(
       'max-annotations',
       `must be a whole number from 0 to 100000 (got ${JSON.stringify(value)})`
     )
-  }
   return n
 }
 
 /** Builds validated settings; throws {@link OptionError} on the first bad value. */
 export function parseOptions(raw: RawOptions): GateOptions {
-  const bookkeeping =
-    raw.bookkeepingPaths === undefined
-      ? [...DEFAULT_BOOKKEEPING]
-      : parseList(raw.bookkeepingPaths)
   return {
     receiptsDir: parseReceiptsDir(raw.receiptsDir),
     select: parseSelect(raw.select),
     require: parseRequire(raw.require),
-    bookkeepingPaths: bookkeeping,
+    bookkeepingPaths:
+      raw.bookkeepingPaths === undefined
+        ? [...DEFAULT_BOOKKEEPING]
+        : parseList(raw.bookkeepingPaths),
     unboundHead: oneOf('unbound-head', raw.unboundHead, UNBOUND_HEAD_POLICIES, 'history'),
     needsHumanConclusion: oneOf(
       'needs-human-conclusion',

@@ -9,11 +9,7 @@ import type { Selection } from './options.js'
 import { globMatcher, shortSha } from './review-head.js'
 import type { ReceiptSource, TreeEntry } from './source.js'
 
-export const CAPS = {
-  fileBytes: 2 * 1024 * 1024,
-  receipts: 500,
-  totalBytes: 64 * 1024 * 1024
-} as const
+const CAPS = { fileBytes: 2 * 1024 * 1024, receipts: 500, totalBytes: 64 * 1024 * 1024 }
 
 /** One receipt to read: its latest pointer (if any) and its history files. */
 export interface ReceiptPlan {
@@ -30,11 +26,8 @@ const HISTORY_DIR = /\.history\//
 export function planReceipts(entries: readonly TreeEntry[]): ReceiptPlan[] {
   const plans = new Map<string, ReceiptPlan>()
   const plan = (path: string): ReceiptPlan => {
-    let found = plans.get(path)
-    if (!found) {
-      found = { path, latest: null, history: [], unreadable: null }
-      plans.set(path, found)
-    }
+    const found = plans.get(path) ?? { path, latest: null, history: [], unreadable: null }
+    plans.set(path, found)
     return found
   }
   for (const entry of entries) {
@@ -50,15 +43,19 @@ export function planReceipts(entries: readonly TreeEntry[]): ReceiptPlan[] {
     if (owner.endsWith('.json') && !rest.includes('/') && !HISTORY_DIR.test(owner))
       plan(owner).history.push(entry)
   }
-  return [...plans.values()]
-    .sort((a, b) => compareCodeUnits(a.path, b.path))
-    .map(checkKinds)
+  // Paths are distinct: compared by code units, never equal.
+  return [...plans.values()].sort((a, b) => (a.path < b.path ? -1 : 1)).map(checkKinds)
+}
+
+/** The plan's files: its latest pointer (if any), then its history. */
+function filesOf(plan: ReceiptPlan): TreeEntry[] {
+  return plan.latest ? [plan.latest, ...plan.history] : plan.history
 }
 
 /** Symlinks and submodules are never followed: a receipt that is one is unreadable. */
 function checkKinds(plan: ReceiptPlan): ReceiptPlan {
-  const bad = [plan.latest, ...plan.history].find(
-    (entry) => entry && (entry.type !== 'blob' || entry.mode === '120000')
+  const bad = filesOf(plan).find(
+    (entry) => entry.type !== 'blob' || entry.mode === '120000'
   )
   if (!bad) return plan
   const what =
@@ -74,41 +71,37 @@ function checkKinds(plan: ReceiptPlan): ReceiptPlan {
 /** Applies the caps in path order; returns the plans with over-cap ones marked unreadable. */
 export function applyCaps(plans: readonly ReceiptPlan[]): ReceiptPlan[] {
   let total = 0
+  const unreadable = (plan: ReceiptPlan, why: string): ReceiptPlan => ({
+    ...plan,
+    unreadable: why
+  })
   return plans.map((plan, index) => {
     if (plan.unreadable) return plan
-    if (index >= CAPS.receipts) {
-      return {
-        ...plan,
-        unreadable: `over the cap of ${CAPS.receipts} receipts (receipts are read in path order)`
-      }
-    }
-    const files = [plan.latest, ...plan.history].filter(
-      (entry): entry is TreeEntry => entry !== null
-    )
+    if (index >= CAPS.receipts)
+      return unreadable(
+        plan,
+        `over the cap of ${CAPS.receipts} receipts (receipts are read in path order)`
+      )
+    const files = filesOf(plan)
     const big = files.find((entry) => (entry.size ?? 0) > CAPS.fileBytes)
     if (big)
-      return {
-        ...plan,
-        unreadable: `${big.path} is ${big.size} bytes, over the 2 MiB cap per file`
-      }
+      return unreadable(
+        plan,
+        `${big.path} is ${big.size} bytes, over the 2 MiB cap per file`
+      )
     const size = files.reduce((sum, entry) => sum + (entry.size ?? 0), 0)
-    if (total + size > CAPS.totalBytes) {
-      return {
-        ...plan,
-        unreadable: `reading it would pass the 64 MiB cap on all receipts and history`
-      }
-    }
+    if (total + size > CAPS.totalBytes)
+      return unreadable(
+        plan,
+        `reading it would pass the 64 MiB cap on all receipts and history`
+      )
     total += size
     return plan
   })
 }
 
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}
-
 /** The PR's changed paths as the source told them, or why they are unknown. */
-export type ChangedPaths = Awaited<ReturnType<ReceiptSource['changedPaths']>>
+type ChangedPaths = Awaited<ReturnType<ReceiptSource['changedPaths']>>
 
 /**
  * `select`: receipts changed in the PR (default; `changed` is what the source said),
@@ -122,55 +115,39 @@ export function selectPlans(
   base: string | null,
   notes: string[]
 ): ReceiptPlan[] {
-  const chosen = choosePlans(plans, select, changed, notes)
+  let chosen = [...plans]
   if (select.mode === 'globs') {
+    const match = globMatcher(select.globs)
+    chosen = plans.filter((plan) => match(plan.path))
     for (const glob of select.globs) {
       // An exclusion selects nothing by itself (`!(…)` is an extglob, not one).
       if (glob.startsWith('!') && !glob.startsWith('!(')) continue
-      const match = globMatcher([glob])
-      if (!plans.some((plan) => match(plan.path)))
+      const one = globMatcher([glob])
+      if (!plans.some((plan) => one(plan.path)))
         notes.push(`select: ${JSON.stringify(glob)} matched no receipt`)
     }
-  }
-  if (select.mode === 'changed' && chosen.length === 0 && plans.length > 0)
-    notes.push(
-      `none of the ${plans.length} receipt${plans.length === 1 ? '' : 's'} changed since the base${base ? ` ${shortSha(base)}` : ''} (select: all checks every one)`
-    )
-  return chosen.sort((a, b) => naturalOrder(a.path, b.path))
-}
-
-function choosePlans(
-  plans: readonly ReceiptPlan[],
-  select: Selection,
-  changed: ChangedPaths | null,
-  notes: string[]
-): ReceiptPlan[] {
-  if (select.mode === 'globs') {
-    const match = globMatcher(select.globs)
-    return plans.filter((plan) => match(plan.path))
-  }
-  if (select.mode === 'all' || changed === null) return [...plans]
-  if (changed.paths === null) {
+  } else if (select.mode === 'changed' && changed?.paths === null) {
     notes.push(`${changed.note}: all receipts selected`)
-    return [...plans]
+  } else if (select.mode === 'changed' && changed?.paths) {
+    const paths = new Set(changed.paths)
+    const history = changed.paths.filter((path) => path.includes('.history/'))
+    chosen = plans.filter(
+      (plan) =>
+        paths.has(plan.path) ||
+        history.some((path) => path.startsWith(`${plan.path}.history/`))
+    )
+    if (chosen.length === 0 && plans.length > 0)
+      notes.push(
+        `none of the ${plans.length} receipt${plans.length === 1 ? '' : 's'} changed since the base${base ? ` ${shortSha(base)}` : ''} (select: all checks every one)`
+      )
   }
-  const paths = new Set(changed.paths)
-  const history = changed.paths.filter((path) => path.includes('.history/'))
-  return plans.filter(
-    (plan) =>
-      paths.has(plan.path) ||
-      history.some((path) => path.startsWith(`${plan.path}.history/`))
-  )
+  return chosen.sort((a, b) => naturalOrder(a.path, b.path))
 }
 
 /** Every blob the plans need, each once. */
 export function blobsOf(plans: readonly ReceiptPlan[]): string[] {
-  const shas = plans.flatMap((plan) =>
-    plan.unreadable
-      ? []
-      : [plan.latest, ...plan.history].flatMap((e) => (e ? [e.sha] : []))
-  )
-  return [...new Set(shas)]
+  const needed = plans.filter((plan) => !plan.unreadable)
+  return [...new Set(needed.flatMap(filesOf).map((entry) => entry.sha))]
 }
 
 /** Paths with their digit runs compared as numbers (`…9, 10, 11`), else by code units. */

@@ -11,33 +11,28 @@ import type { Ancestry, ReceiptCommit } from './source.js'
 /** Is this path bookkeeping? Built once from the `bookkeeping-paths` globs. */
 export type BookkeepingMatcher = (path: string) => boolean
 
-/** Compiles `bookkeeping-paths`: a path matches when a positive glob takes it and no `!` glob does. */
-export function bookkeepingMatcher(globs: readonly string[]): BookkeepingMatcher {
-  return globMatcher(globs)
-}
-
 /**
  * A list of picomatch globs (dot files included) where a leading `!` excludes: a path
  * matches when some positive glob takes it and no `!` glob does. (picomatch's own `!`
  * negates one pattern, which in a list would match nearly everything.)
  */
-export function globMatcher(globs: readonly string[]): (path: string) => boolean {
-  // `!(src)/**` is picomatch's negated extglob, a pattern of its own: only a `!` not
-  // followed by `(` marks an exclusion.
+export function globMatcher(globs: readonly string[]): BookkeepingMatcher {
+  // `!(src)/**` is picomatch's negated extglob: only a `!` not followed by `(` excludes.
   const excluding = (glob: string): boolean => /^!(?!\()/.test(glob)
   const include = globs.filter((glob) => !excluding(glob))
   const exclude = globs.filter(excluding).map((glob) => glob.slice(1))
   const yes = include.length > 0 ? picomatch(include, { dot: true }) : () => false
   const no = exclude.length > 0 ? picomatch(exclude, { dot: true }) : () => false
   return (path) => {
-    // picomatch's regexes use `.`, which never matches a line terminator: a file named
-    // `.flow/x\n.json` (legal in git, and a fork can commit one) matched no glob, so it
-    // counted as code and made every receipt of the PR stale. A glob list cannot hold a
-    // line break (inputs split on newlines), so mapping them to NUL changes no match.
+    // picomatch's `.` never matches a line terminator, so `.flow/x\n.json` would count as
+    // code; globs cannot hold a line break (inputs split on newlines): NUL changes no match.
     const safe = path.replace(/[\n\r\u2028\u2029]/g, '\u0000')
     return yes(safe) && !no(safe)
   }
 }
+
+/** Compiles `bookkeeping-paths`. */
+export const bookkeepingMatcher = globMatcher
 
 /** The verdict of the rule for one reviewed SHA, with a one-line reason. */
 export interface HeadJudgement {
@@ -48,8 +43,8 @@ export interface HeadJudgement {
 /**
  * The reviewed SHA as a full object id of the head's kind (40 hex digits, 64 in SHA-256
  * repositories), lower-cased; null for anything else. An abbreviation or a name would be
- * resolved by git or GitHub to whatever matches — a commit brute-forced to start with it,
- * a branch pushed under that name — so it never counts (SPEC §3).
+ * resolved to whatever matches (a brute-forced prefix, a branch pushed under that
+ * name), so it never counts (SPEC §3).
  */
 export function fullObjectId(reviewed: string, head: string): string | null {
   const id = reviewed.toLowerCase()
@@ -62,12 +57,11 @@ export function notFullIdJudgement(reviewed: string): HeadJudgement {
     reviewed.length > 48 ? `${reviewed.slice(0, 47)}…` : reviewed
   )
   const what = /^[0-9a-f]+$/i.test(reviewed)
-    ? 'is abbreviated, not a full commit id'
-    : 'is not a full commit id'
-  return {
-    current: false,
-    reason: `stale: the reviewed SHA ${shown} ${what} (never resolved as a name or prefix)`
-  }
+    ? 'is abbreviated, not a full'
+    : 'is not a full'
+  return stale(
+    `the reviewed SHA ${shown} ${what} commit id (never resolved as a name or prefix)`
+  )
 }
 
 /** Applies the rule to what the source found out about `reviewed`. */
@@ -80,41 +74,46 @@ export function judgeReviewedHead(
   switch (ancestry.kind) {
     case 'identical':
       return { current: true, reason: `current: reviewed the head ${at} itself` }
-    case 'unknown-commit':
-      return {
-        current: false,
-        reason: `stale: the reviewed head ${at} is not a commit of this repository${ancestry.note ? ` (${ancestry.note})` : ''}`
-      }
+    case 'unknown-commit': {
+      const note = ancestry.note ? ` (${ancestry.note})` : ''
+      return stale(`the reviewed head ${at} is not a commit of this repository${note}`)
+    }
     case 'not-a-commit':
-      return {
-        current: false,
-        reason: `stale: the reviewed head ${at} names an object that is not a commit`
-      }
+      return stale(`the reviewed head ${at} names an object that is not a commit`)
     case 'not-ancestor':
-      return {
-        current: false,
-        reason: `stale: the reviewed head ${at} is not an ancestor of the head (rebased or from another branch)`
-      }
+      return stale(
+        `the reviewed head ${at} is not an ancestor of the head (rebased or from another branch)`
+      )
     case 'too-large':
-      return {
-        current: false,
-        reason: `stale: cannot prove ${at} current (${ancestry.commits} commits later, too many changed files to list)`
-      }
+      return stale(
+        `cannot prove ${at} current (${ancestry.commits} commits later, too many changed files to list)`
+      )
     case 'ahead': {
       const code = ancestry.changedPaths.filter((path) => !isBookkeeping(path))
       const n = ancestry.commits
-      if (code.length === 0) {
-        return {
-          current: true,
-          reason: `current: ${n} bookkeeping commit${n === 1 ? '' : 's'} after the reviewed head ${at}`
-        }
-      }
+      if (code.length > 0)
+        return stale(
+          `${plural(code.length, 'non-bookkeeping path')} changed since the reviewed head ${at} (${someOf(code)})`
+        )
       return {
-        current: false,
-        reason: `stale: ${code.length} non-bookkeeping path${code.length === 1 ? '' : 's'} changed since the reviewed head ${at} (${code.slice(0, 3).join(', ')}${code.length > 3 ? ', …' : ''})`
+        current: true,
+        reason: `current: ${plural(n, 'bookkeeping commit')} after the reviewed head ${at}`
       }
     }
   }
+}
+
+function stale(why: string): HeadJudgement {
+  return { current: false, reason: `stale: ${why}` }
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
+/** The first three paths, then `…` when there are more. */
+function someOf(paths: readonly string[]): string {
+  return `${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ', …' : ''}`
 }
 
 /** The first 7 hex digits, as git shows a commit. */
@@ -133,24 +132,17 @@ export function inferFromHistory(
   commit: ReceiptCommit | null,
   isBookkeeping: BookkeepingMatcher
 ): InferredHead {
-  if (commit === null)
-    return { sha: null, reason: 'stale: no commit that added the receipt was found' }
+  const none = (why: string): InferredHead => ({ sha: null, reason: `stale: ${why}` })
+  if (commit === null) return none('no commit that added the receipt was found')
   if (commit.note !== undefined)
-    return {
-      sha: null,
-      reason: `stale: cannot tell which commit the review saw (${commit.note})`
-    }
+    return none(`cannot tell which commit the review saw (${commit.note})`)
+  const at = shortSha(commit.sha)
   const code = (commit.changedPaths ?? []).filter((changed) => !isBookkeeping(changed))
-  if (code.length > 0) {
-    return {
-      sha: null,
-      reason: `stale: the receipt was committed in ${shortSha(commit.sha)} together with code (${code.slice(0, 3).join(', ')}${code.length > 3 ? ', …' : ''}); the review cannot have seen it`
-    }
-  }
+  if (code.length > 0)
+    return none(
+      `the receipt was committed in ${at} together with code (${someOf(code)}); the review cannot have seen it`
+    )
   if (commit.parent === null)
-    return {
-      sha: null,
-      reason: `stale: the receipt's commit ${shortSha(commit.sha)} has no parent to have reviewed`
-    }
+    return none(`the receipt's commit ${at} has no parent to have reviewed`)
   return { sha: commit.parent, reason: null }
 }

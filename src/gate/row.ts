@@ -5,7 +5,7 @@
  */
 import { checkEnvelope } from '../receipts/envelope.js'
 import { drawCount } from '../receipts/draws.js'
-import { isJsonObject, own, type JsonObject } from '../receipts/json.js'
+import { own, type JsonObject, type JsonValue } from '../receipts/json.js'
 import { TYPE_TO_KIND, VERDICTS } from '../receipts/limits.js'
 import {
   candidateHeads,
@@ -13,7 +13,6 @@ import {
   selectCurrent,
   type Generation,
   type HistoryFile,
-  type Selection,
   type SelectionFilter
 } from '../receipts/lineage.js'
 import { inspectReceipt, type ReadableReceipt } from '../receipts/receipt.js'
@@ -27,72 +26,58 @@ import type { HeadSource, Problem, ReceiptRow } from './report.js'
 import type { HeadJudgement, InferredHead } from './review-head.js'
 import type { TreeEntry } from './source.js'
 
+type Blobs = Map<string, Uint8Array | string>
+
 /** Where a receipt's reviewed SHA comes from, before the head rule is applied. */
-export type Pending =
-  | { kind: 'unreadable'; plan: ReceiptPlan; reason: string }
-  | {
-      kind: 'findings'
-      plan: ReceiptPlan
-      receipt: ReadableReceipt | null
-      generations: Generation[]
-    }
-  | {
-      kind: 'lineage-failed'
-      plan: ReceiptPlan
-      receipt: ReadableReceipt | null
-      reason: string
-    }
-  | { kind: 'envelope'; plan: ReceiptPlan; receipt: ReadableReceipt; sha: string }
-  | { kind: 'unbound'; plan: ReceiptPlan; receipt: ReadableReceipt }
+export type Pending = { plan: ReceiptPlan } & (
+  | { kind: 'unreadable'; reason: string }
+  | { kind: 'findings'; receipt: ReadableReceipt | null; generations: Generation[] }
+  | { kind: 'lineage-failed'; receipt: ReadableReceipt | null; reason: string }
+  | { kind: 'envelope'; receipt: ReadableReceipt; sha: string }
+  | { kind: 'unbound'; receipt: ReadableReceipt }
+)
+type Findings = Extract<Pending, { kind: 'findings' }>
 
 /** Reads one receipt and decides where its reviewed SHA will come from. */
-export function classify(
-  plan: ReceiptPlan,
-  blobs: Map<string, Uint8Array | string>
-): Pending {
+export function classify(plan: ReceiptPlan, blobs: Blobs): Pending {
   if (plan.unreadable) return { kind: 'unreadable', plan, reason: plan.unreadable }
-  const history: HistoryFile[] = plan.history.map((entry) => ({
+  let latest: { receipt: ReadableReceipt; findings: FindingsContainer } | null = null
+  if (plan.latest) {
+    const bytes = blobOf(plan.latest, blobs)
+    if (!(bytes instanceof Uint8Array))
+      return { kind: 'unreadable', plan, reason: bytes.unreadable }
+    const receipt = inspectReceipt(plan.path, bytes)
+    if (!receipt.readable) return { kind: 'unreadable', plan, reason: receipt.reason }
+    const findings = receipt.projection.findings
+    if (receipt.projection.state !== 'valid' || !findings) {
+      const sha = envelopeHead(receipt.data)
+      return sha === null
+        ? { kind: 'unbound', plan, receipt }
+        : { kind: 'envelope', plan, receipt, sha }
+    }
+    latest = { receipt, findings }
+  }
+  const history = plan.history.map((entry) => ({
     name: baseName(entry.path),
     bytes: blobOf(entry, blobs)
   }))
-  const latest = plan.latest && readLatest(plan, plan.latest, blobs)
-  if (latest && 'kind' in latest) return latest
-  const receipt = latest?.receipt ?? null
   const loaded = loadGenerations(
     latest && { ...latest, receipt: latest.receipt.data, name: baseName(plan.path) },
     history
   )
+  const receipt = latest?.receipt ?? null
   return loaded.ok
     ? { kind: 'findings', plan, receipt, generations: loaded.generations }
     : { kind: 'lineage-failed', plan, receipt, reason: loaded.reason }
 }
 
-/** The latest receipt with its valid findings; else what it is (unreadable, unbound…). */
-function readLatest(
-  plan: ReceiptPlan,
-  entry: TreeEntry,
-  blobs: Map<string, Uint8Array | string>
-): Pending | { receipt: ReadableReceipt; findings: FindingsContainer } {
-  const bytes = blobOf(entry, blobs)
-  if (!(bytes instanceof Uint8Array))
-    return { kind: 'unreadable', plan, reason: bytes.unreadable }
-  const receipt = inspectReceipt(plan.path, bytes)
-  if (!receipt.readable) return { kind: 'unreadable', plan, reason: receipt.reason }
-  const findings = receipt.projection.findings
-  if (receipt.projection.state === 'valid' && findings) return { receipt, findings }
-  const head = envelopeHead(receipt.data)
-  if (head !== null) return { kind: 'envelope', plan, receipt, sha: head }
-  return { kind: 'unbound', plan, receipt }
-}
-
 /** The receipt's own kind and backend, which selection keeps to (none for an orphan). */
 function selectionFilter(receipt: ReadableReceipt | null): SelectionFilter {
-  return receipt
-    ? {
-        kind: TYPE_TO_KIND[receipt.envelope.type],
-        backend: receipt.envelope.mode ?? undefined
-      }
-    : {}
+  if (!receipt) return {}
+  return {
+    kind: TYPE_TO_KIND[receipt.envelope.type],
+    backend: receipt.envelope.mode ?? undefined
+  }
 }
 
 /** `head` (rp) or `head_sha` (QA); empty means none. */
@@ -104,10 +89,7 @@ function envelopeHead(data: JsonObject): string | null {
   return null
 }
 
-function blobOf(
-  entry: TreeEntry,
-  blobs: Map<string, Uint8Array | string>
-): Uint8Array | { unreadable: string } {
+function blobOf(entry: TreeEntry, blobs: Blobs): HistoryFile['bytes'] {
   const found = blobs.get(entry.sha)
   if (found instanceof Uint8Array) return found
   return { unreadable: `cannot read ${entry.path}: ${found ?? 'blob missing'}` }
@@ -149,20 +131,16 @@ function containersOf(generations: readonly Generation[]): FindingsContainer[] {
 
 /** Builds the report row of one receipt. */
 export function toRow(item: Pending, judged: Judged, options: GateOptions): ReceiptRow {
-  const base = baseRow(item)
   const decided = decide(item, judged, options)
-  const row = { ...base, ...decided.fields }
+  const row = { ...baseRow(item), ...decided.fields }
   const { conclusion, why } = rowConclusion(
     row.currentness,
     row.verdict,
     options.needsHumanConclusion,
     row.mode
   )
-  return {
-    ...row,
-    conclusion,
-    reason: decided.reason ? `${decided.reason} — ${why}` : why
-  }
+  const reason = decided.reason ? `${decided.reason} — ${why}` : why
+  return { ...row, conclusion, reason }
 }
 
 function baseRow(item: Pending): ReceiptRow {
@@ -203,68 +181,70 @@ function decide(item: Pending, judged: Judged, options: GateOptions): Decided {
       return ambiguous({}, `ambiguous: ${item.reason}`)
     case 'findings':
       return decideFindings(item, judged)
-    case 'envelope': {
-      const judgement = judged.heads.get(item.sha)
-      return {
-        fields: {
-          currentness: judgement?.current ? 'current' : 'stale',
-          headSource: 'envelope',
-          reviewedHead: item.sha
-        },
-        reason: judgement?.reason ?? 'stale: reviewed head not judged'
-      }
-    }
+    case 'envelope':
+      return byHead(judged, item.sha, 'envelope')
     case 'unbound':
       return decideUnbound(item, judged, options)
   }
 }
 
-function decideFindings(
-  item: Extract<Pending, { kind: 'findings' }>,
-  judged: Judged
-): Decided {
-  const receipt = item.receipt
-  const selection: Selection = selectCurrent(
+/** Current or stale as the head rule judged `sha` (every reviewed SHA is judged). */
+function byHead(judged: Judged, sha: string, headSource: HeadSource): Decided {
+  const judgement = judged.heads.get(sha)
+  return {
+    fields: {
+      currentness: judgement?.current ? 'current' : 'stale',
+      headSource,
+      reviewedHead: sha
+    },
+    reason: judgement?.reason ?? 'stale: reviewed head not judged'
+  }
+}
+
+function decideFindings(item: Findings, judged: Judged): Decided {
+  const selection = selectCurrent(
     containersOf(item.generations),
     (sha) => judged.heads.get(sha)?.current === true,
-    selectionFilter(receipt)
+    selectionFilter(item.receipt)
   )
-  const orphan = receipt ? {} : orphanEnvelope(item, selection)
-  const prefix = receipt
+  const tip =
+    selection.state === 'current' || selection.state === 'stale' ? selection.tip : null
+  const generation = item.generations.find((g) => g.findings === tip)
+  const orphan = item.receipt ? {} : orphanEnvelope(item, generation)
+  const prefix = item.receipt
     ? ''
     : 'latest receipt missing (a failed review retry?): read from its history; '
-  switch (selection.state) {
-    case 'current':
-    case 'stale': {
-      // A current tip's items are the findings; a stale tip's are evidence only.
-      const items = reportFindings(selection.tip)
-      const gating = tipVerdict(item, selection.tip)
-      if (typeof gating === 'object')
-        return ambiguous(orphan, `${prefix}ambiguous: ${gating.fault}`)
-      return {
-        fields: {
-          ...orphan,
-          ...(gating === undefined ? {} : { verdict: gating }),
-          currentness: selection.state,
-          headSource: 'findings',
-          reviewedHead: selection.tip.headSha,
-          round: selection.tip.round,
-          ...(selection.state === 'current'
-            ? { findings: items }
-            : { staleFindings: items })
-        },
-        reason:
-          prefix + (judged.heads.get(selection.tip.headSha)?.reason ?? selection.state)
-      }
-    }
-    case 'ambiguous':
-      return ambiguous(orphan, `${prefix}ambiguous: ${selection.reason}`)
-    case 'absent':
-      return ambiguous(
-        orphan,
-        `${prefix}ambiguous: no structured generation of this receipt's kind and backend`
-      )
+  const unknown = (why: string): Decided =>
+    ambiguous(orphan, `${prefix}ambiguous: ${why}`)
+  if (selection.state === 'ambiguous') return unknown(selection.reason)
+  if (selection.state === 'absent')
+    return unknown("no structured generation of this receipt's kind and backend")
+  // SPEC §3: a selected history generation's own verdict gates, not the latest receipt's
+  // envelope (an orphan's envelope is the generation's: `orphanEnvelope` read it).
+  const history = item.receipt && generation?.source === 'history' ? generation : null
+  const verdict = history?.verdict
+  if (history && !isVerdict(verdict))
+    return unknown(
+      `the selected history generation ${history.name} has no valid verdict (must be SHIP, NEEDS_WORK, MAJOR_RETHINK or NEEDS_HUMAN)`
+    )
+  // A current tip's items are the findings; a stale tip's are evidence only.
+  const items = reportFindings(selection.tip)
+  return {
+    fields: {
+      ...orphan,
+      ...(isVerdict(verdict) && { verdict }),
+      currentness: selection.state,
+      headSource: 'findings',
+      reviewedHead: selection.tip.headSha,
+      round: selection.tip.round,
+      ...(selection.state === 'current' ? { findings: items } : { staleFindings: items })
+    },
+    reason: prefix + (judged.heads.get(selection.tip.headSha)?.reason ?? selection.state)
   }
+}
+
+function isVerdict(value: JsonValue | undefined): value is string {
+  return typeof value === 'string' && (VERDICTS as readonly string[]).includes(value)
 }
 
 /** A receipt whose findings lineage cannot be read to one tip: an unknown state. */
@@ -276,51 +256,27 @@ function ambiguous(fields: Partial<ReceiptRow>, reason: string): Decided {
 }
 
 /**
- * The verdict of the selected generation when it is a history one (SPEC §3: its own
- * verdict gates, not the latest receipt's envelope); undefined when the tip is the latest
- * receipt's (or an orphan's, whose envelope `orphanEnvelope` reads); a fault when the
- * generation's verdict is not one of the four.
+ * For an orphaned history: the envelope of the selected generation, else the last one
+ * (an orphaned history keeps every generation's receipt), guard-checked.
  */
-function tipVerdict(
-  item: Extract<Pending, { kind: 'findings' }>,
-  tip: FindingsContainer
-): string | undefined | { fault: string } {
-  const generation = item.generations.find((g) => g.findings === tip)
-  if (!item.receipt || generation === undefined || generation.source !== 'history')
-    return undefined
-  const verdict = generation.verdict
-  return typeof verdict === 'string' && (VERDICTS as readonly string[]).includes(verdict)
-    ? verdict
-    : {
-        fault: `the selected history generation ${generation.name} has no valid verdict (must be SHIP, NEEDS_WORK, MAJOR_RETHINK or NEEDS_HUMAN)`
-      }
-}
-
-/** For an orphaned history: the envelope of the selected generation (guard-checked). */
 function orphanEnvelope(
-  item: Extract<Pending, { kind: 'findings' }>,
-  selection: Selection
+  item: Findings,
+  selected: Generation | undefined
 ): Partial<ReceiptRow> {
-  const tip =
-    selection.state === 'current' || selection.state === 'stale' ? selection.tip : null
-  const generation =
-    item.generations.find((g) => g.findings === tip) ??
-    item.generations[item.generations.length - 1]
-  // An orphaned history keeps every generation's receipt (see `Generation`).
-  const receipt = generation?.receipt
+  const receipt = (selected ?? item.generations[item.generations.length - 1])?.receipt
   if (!receipt) return {}
-  const envelope = checkEnvelope(receipt, item.plan.path)
-  const fields: Partial<ReceiptRow> = {
-    structured: 'valid',
+  const fields = {
+    structured: 'valid' as const,
     details: receiptDetails(receipt),
     draws: drawCount(receipt)
   }
+  const envelope = checkEnvelope(receipt, item.plan.path)
   // The four fields of the envelope are the row's own (type, id, verdict, mode).
   if (envelope.ok) return { ...fields, ...envelope.envelope }
-  const text = (key: string): string | null =>
-    isJsonObject(receipt) && typeof own(receipt, key) === 'string'
-      ? (own(receipt, key) as string)
-      : null
+  const text = (key: string): string | null => {
+    const value = own(receipt, key)
+    return typeof value === 'string' ? value : null
+  }
   return { ...fields, type: text('type'), id: text('id'), mode: text('mode') }
 }
 
@@ -329,36 +285,27 @@ function decideUnbound(
   judged: Judged,
   options: GateOptions
 ): Decided {
-  if (options.unboundHead === 'allow') {
+  if (options.unboundHead === 'allow')
     return {
       fields: { currentness: 'current', headSource: 'none', label: 'unverified' },
       reason:
         'current (unverified): the receipt names no reviewed head and unbound-head is allow'
     }
-  }
-  if (options.unboundHead === 'fail') {
+  if (options.unboundHead === 'fail')
     return {
       fields: { currentness: 'stale', headSource: 'none' },
       reason: 'stale: the receipt names no reviewed head and unbound-head is fail'
     }
-  }
   const inferred = judged.inferred.get(item.plan.path)
-  const headSource: HeadSource = 'history'
   if (!inferred?.sha)
     return {
-      fields: { currentness: 'stale', headSource },
+      fields: { currentness: 'stale', headSource: 'history' },
       reason: inferred?.reason ?? 'stale: reviewed head unknown'
     }
-  const judgement = judged.heads.get(inferred.sha)
-  const current = judgement?.current === true
+  const { fields, reason } = byHead(judged, inferred.sha, 'history')
   return {
-    fields: {
-      currentness: current ? 'current' : 'stale',
-      headSource,
-      reviewedHead: inferred.sha,
-      label: current ? 'inferred' : null
-    },
-    reason: `${(judgement?.reason ?? 'stale').replace(/^current:/, 'current (inferred from history):')}`
+    fields: { ...fields, ...(fields.currentness === 'current' && { label: 'inferred' }) },
+    reason: reason.replace(/^current:/, 'current (inferred from history):')
   }
 }
 
@@ -367,26 +314,29 @@ function decideUnbound(
  * with a code a script can branch on (the headline names the same causes).
  */
 export function rowProblems(row: ReceiptRow): Problem[] {
-  if (row.currentness === 'unreadable')
-    return [{ code: 'unreadable-receipt', path: row.path, message: row.reason }]
-  if (row.currentness === 'ambiguous')
-    return [{ code: 'ambiguous-receipt', path: row.path, message: row.reason }]
-  const problems: Problem[] = []
-  if (row.structured === 'invalid') {
-    problems.push({
-      code: 'invalid-projection',
-      path: row.path,
-      message: `structured findings ignored: ${row.structuredReasons[0] ?? 'invalid'}`
-    })
-  }
+  const problem = (code: string, message = row.reason): Problem => ({
+    code,
+    path: row.path,
+    message
+  })
+  if (row.currentness === 'unreadable') return [problem('unreadable-receipt')]
+  if (row.currentness === 'ambiguous') return [problem('ambiguous-receipt')]
+  const reasons = row.structuredReasons
+  const problems =
+    row.structured === 'invalid'
+      ? [
+          problem(
+            'invalid-projection',
+            `structured findings ignored: ${reasons[0] ?? 'invalid'}`
+          )
+        ]
+      : []
+  if (row.conclusion === 'success' || row.conclusion === 'neutral') return problems
   const code =
-    row.conclusion === 'success' || row.conclusion === 'neutral'
-      ? null
-      : row.verdict === 'NEEDS_HUMAN'
-        ? 'needs-human'
-        : row.currentness === 'stale'
-          ? 'stale-unresolved'
-          : 'current-not-shipping'
-  if (code !== null) problems.push({ code, path: row.path, message: row.reason })
-  return problems
+    row.verdict === 'NEEDS_HUMAN'
+      ? 'needs-human'
+      : row.currentness === 'stale'
+        ? 'stale-unresolved'
+        : 'current-not-shipping'
+  return [...problems, problem(code)]
 }

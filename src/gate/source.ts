@@ -1,14 +1,13 @@
 /**
- * The receipt source: everything the gate needs from a repository, behind one
- * interface with two implementations — local git plumbing (the CLI, and the action
- * when the workspace holds the head) and the GitHub API (the action).
+ * The receipt source: everything the gate needs from a repository, behind one interface:
+ * local git plumbing (the CLI; the action when the workspace holds the head) or the API.
  */
 
 /** One entry of the tree under `receipts-dir` at the head commit. */
 export interface TreeEntry {
   /** Repository-relative path. */
   path: string
-  /** `blob`, `tree` or `commit` (a submodule). */
+  /** `commit` is a submodule. */
   type: 'blob' | 'tree' | 'commit'
   /** Git file mode: `100644`, `100755`, `120000` (symlink), `160000` (submodule). */
   mode: string
@@ -41,9 +40,8 @@ export interface ReceiptCommit {
   /** First parent, or null for a root commit. */
   parent: string | null
   /**
-   * Paths that commit changed against its first parent, or null when the source does
-   * not list them (the API: the compare of the parent with the head covers that commit,
-   * so a receipt committed with code is still found stale, at one call less).
+   * Paths it changed against its first parent; null: not listed (the API: the compare of
+   * the parent with the head covers that commit, so one call less, same answer).
    */
   changedPaths: string[] | null
   /** Why the commit cannot be judged (e.g. the boundary of a shallow clone). */
@@ -65,9 +63,8 @@ export type ChangedFiles = { files: ChangedFile[] } | { files: null; note: strin
 export interface PrCommit {
   sha: string
   /**
-   * The paths it changed against its parent; null: not listed (yet). The API lists a
-   * commit's files one request each, so only for commits coverage must classify
-   * ({@link ReceiptSource.commitPaths}); an unlisted commit counts as code.
+   * The paths it changed against its parent; null: not listed (the API lists them a
+   * request each: see {@link ReceiptSource.commitPaths}). An unlisted commit is code.
    */
   paths: string[] | null
 }
@@ -108,22 +105,17 @@ export interface ReceiptSource {
   /** The PR's non-merge commits (merge base..head), oldest first; absent or null: unknown. */
   prCommits?(): Promise<{ commits: PrCommit[] } | { commits: null; note: string }>
   /**
-   * The PR's commits with their parents (merge base..head, merges included), oldest
-   * first, for review ranges computed over the parent graph (the API: one pulls/commits
-   * list, at most 250 commits); null with why when unknown (e.g. a longer PR).
+   * The PR's commits with their parents (merges included), oldest first, for review
+   * ranges over the parent graph (the API: at most 250); null with why when unknown.
    */
   prCommitGraph?(): Promise<
     { commits: PrGraphCommit[] } | { commits: null; note: string }
   >
-  /**
-   * The paths each commit changed against its first parent (null: not listed whole), for
-   * the commits coverage must classify as code or bookkeeping.
-   */
+  /** The paths each commit changed against its first parent (null: not listed whole). */
   commitPaths?(shas: readonly string[]): Promise<Map<string, string[] | null>>
   /**
-   * The commits reachable from `to` and not from `from` (null: the merge base), full
-   * object ids only; null when either is not a commit the source knows. Coverage needs
-   * only the PR's commits among them: the API source gives only those.
+   * The PR's commits reachable from `to` and not from `from` (null: the merge base), full
+   * ids; null when either is not a commit the source knows.
    */
   commitsBetween?(from: string | null, to: string): Promise<string[] | null>
   /** Set when the source's history is incomplete (a shallow clone): what to do about it. */
