@@ -57,27 +57,20 @@ export async function prTarget(
       `reading pull request #${number} needs a token: set GITHUB_TOKEN or GH_TOKEN`
     )
   const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '')
+  // Links go to GITHUB_SERVER_URL as the action reads it, else the server of a GitHub
+  // Enterprise Server API (`https://HOST/api/v3`), else github.com.
+  const server = env.GITHUB_SERVER_URL
+    ? env.GITHUB_SERVER_URL.replace(/\/+$/, '')
+    : (/^(https?:\/\/[^/]+)\/api\/v3$/.exec(apiUrl)?.[1] ?? 'https://github.com')
   return {
     owner: match[1] as string,
     repo: match[2] as string,
     number,
     token,
     apiUrl,
-    repositoryUrl: `${serverUrl(env, apiUrl)}/${match[1]}/${match[2]}`,
+    repositoryUrl: `${server}/${match[1]}/${match[2]}`,
     timeScale: timeScaleFrom(env)
   }
-}
-
-/**
- * The web server the links go to: `GITHUB_SERVER_URL` as the action reads it, else the
- * server of a GitHub Enterprise Server API (`https://HOST/api/v3`), else github.com.
- */
-function serverUrl(
-  env: Readonly<Record<string, string | undefined>>,
-  apiUrl: string
-): string {
-  if (env.GITHUB_SERVER_URL) return env.GITHUB_SERVER_URL.replace(/\/+$/, '')
-  return /^(https?:\/\/[^/]+)\/api\/v3$/.exec(apiUrl)?.[1] ?? 'https://github.com'
 }
 
 /** OWNER/REPO of the `origin` remote when it is a GitHub-style URL, else null. */

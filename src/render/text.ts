@@ -1,9 +1,8 @@
 /**
  * The terminal report: the headline, what was selected, one entry per receipt with its
- * findings grouped by severity, then a one-line summary that says what to do. Lines fit
- * the terminal's width (wrapped lines indented under their entry), so a long run's
- * verdict does not scroll away in rows wrapped at column 0. Colours only on a TTY;
- * receipt text is made terminal-safe.
+ * findings by severity, then a summary line that says what to do. Wrapped lines stay
+ * indented under their entry, so a long run's verdict does not scroll away in rows
+ * wrapped at column 0. Colours only on a TTY; receipt text is made terminal-safe.
  */
 import type { Conclusion } from '../gate/gate.js'
 import { hintItem } from '../gate/deferred.js'
@@ -17,17 +16,12 @@ export const DEFAULT_WIDTH = 100
 /** Narrower terminals still get this many columns: words are not cut into crumbs. */
 const MIN_WIDTH = 40
 
-const MARK: Record<Conclusion, string> = {
-  success: '✓',
-  failure: '✗',
-  neutral: '○',
-  action_required: '!'
-}
-const COLOUR: Record<Conclusion, number> = {
-  success: 32,
-  failure: 31,
-  neutral: 90,
-  action_required: 33
+/** Each conclusion's mark and its colour (an ANSI code). */
+const MARK: Record<Conclusion, [string, number]> = {
+  success: ['✓', 32],
+  failure: ['✗', 31],
+  neutral: ['○', 90],
+  action_required: ['!', 33]
 }
 
 /** Renders the report for a terminal `width` columns wide. */
@@ -63,8 +57,8 @@ export function renderText(
     0,
     `— ${terminalLine(renderTitle(report))} (head ${shortSha(head)})`,
     2,
-    `${MARK[conclusion]} ${conclusion}`,
-    COLOUR[conclusion]
+    `${MARK[conclusion][0]} ${conclusion}`,
+    MARK[conclusion][1]
   )
   entry(2, selectionLine(report), 4)
   for (const row of report.receipts) {
@@ -73,7 +67,7 @@ export function renderText(
       .concat(drawsLabel(row.draws))
       .join(' ')
     const text = `${terminalLine(row.path)}  ${what}  ${terminalLine(row.reason)}`
-    entry(2, text, 6, MARK[row.conclusion], COLOUR[row.conclusion])
+    entry(2, text, 6, ...MARK[row.conclusion])
     for (const severity of ['P0', 'P1', 'P2', 'P3']) {
       const findings = row.findings.filter((f) => f.severity === severity)
       if (findings.length > 0) out.push(`      ${severity}:`)
@@ -116,7 +110,7 @@ export function renderText(
       4
     )
   out.push('')
-  entry(0, summaryLine(report), 2, MARK[conclusion], COLOUR[conclusion])
+  entry(0, summaryLine(report), 2, ...MARK[conclusion])
   return `${out.join('\n')}\n`
 }
 
