@@ -1,8 +1,26 @@
 /**
- * A small, strict argument parser: `--flag value`, `--flag=value`, boolean flags and
+ * What a CLI command gets: its streams, files and environment (passed in for tests), and
+ * a small, strict argument parser: `--flag value`, `--flag=value`, boolean flags and
  * positionals. Unknown flags and missing values are usage errors that name the flag.
  */
-import { CliError } from './io.js'
+import { terminalLine } from '../util/safe-text.js'
+
+export interface CliIo {
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+  /** Reads a file's bytes (throws with a message when it cannot). */
+  readFile: (path: string) => Uint8Array
+  /** Working directory for relative paths. */
+  cwd: string
+  /** True when stdout is a terminal that may take colours. */
+  color: boolean
+  /** The terminal's width for text output; undefined (a pipe, a file): 100 columns. */
+  columns?: number | undefined
+  env: Readonly<Record<string, string | undefined>>
+}
+
+/** A usage or environment error: one line on stderr and exit code 2. */
+export class CliError extends Error {}
 
 /** The flags a command accepts: name → whether it takes a value. */
 export type FlagSpec = Readonly<Record<string, 'value' | 'boolean'>>
@@ -64,4 +82,14 @@ export function choice<T extends string>(
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   const value = args.flags.get(name)
   return typeof value === 'string' ? value : undefined
+}
+
+/** A pull request number (`what` names where it came from for the error). */
+export function prNumber(value: string, what: string): number {
+  const number = /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : NaN
+  if (!Number.isSafeInteger(number))
+    throw new CliError(
+      `${what} must be a pull request number (got ${JSON.stringify(terminalLine(value))})`
+    )
+  return number
 }

@@ -1,6 +1,7 @@
 /**
  * `receipt-gate check`: the whole gate on a local git repository — the same core the
- * action runs, with receipts read at a commit through git plumbing.
+ * action runs, with receipts read at a commit through git plumbing — or, with `--pr`
+ * or Flow-Next land's variables, on a pull request through the API.
  */
 import { resolve } from 'node:path'
 import { evaluate } from '../gate/evaluate.js'
@@ -9,16 +10,22 @@ import type { Report } from '../gate/report.js'
 import { SUMMARY_LIMITS, renderSummary } from '../render/summary.js'
 import { renderText } from '../render/text.js'
 import {
-  GitError,
   gitSource,
   headBranch,
   mergeBase,
   openRepository,
   resolveCommit
 } from '../source/git.js'
-import { choice, parseArgs, stringFlag, type ParsedArgs } from './args.js'
-import { CliError, type CliIo } from './io.js'
-import { landContext, landNote, type LandContext } from './land.js'
+import { terminalLine } from '../util/safe-text.js'
+import {
+  choice,
+  CliError,
+  prNumber,
+  stringFlag,
+  type CliIo,
+  type FlagSpec,
+  type ParsedArgs
+} from './args.js'
 
 export const CHECK_USAGE = `Usage: receipt-gate check [options]
 
@@ -67,42 +74,33 @@ Examples:
   receipt-gate check --pr 42 --repo-slug acme/widgets --format markdown
 `
 
-const FLAGS = {
-  repo: 'value',
-  head: 'value',
-  base: 'value',
-  branch: 'value',
-  'body-file': 'value',
-  format: 'value',
-  'receipts-dir': 'value',
-  select: 'value',
-  require: 'value',
-  'bookkeeping-paths': 'value',
-  'unbound-head': 'value',
-  'needs-human-conclusion': 'value',
-  'audit-deferred': 'value',
-  coverage: 'value',
-  pr: 'value',
-  'repo-slug': 'value',
-  post: 'boolean',
-  'check-name': 'value',
-  help: 'boolean'
-} as const
+/**
+ * The flags, read off the usage so the two cannot disagree: `  --name WORD` takes a
+ * value, a bare `  --name` (its description two spaces on) does not.
+ */
+export const CHECK_FLAGS: FlagSpec = Object.fromEntries(
+  [...CHECK_USAGE.matchAll(/^ {2}--([a-z-]+)( \S)?/gm)].map((m) => [
+    m[1] as string,
+    m[2] ? 'value' : 'boolean'
+  ])
+)
 
 /** Runs the command; resolves to the exit code. */
-export async function checkCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, FLAGS)
-  if (args.flags.has('help')) {
-    io.stdout(CHECK_USAGE)
-    return 0
-  }
+export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   if (args.positionals.length > 0)
     throw new CliError(`unexpected argument ${JSON.stringify(args.positionals[0])}`)
   const format = choice(args, 'format', ['text', 'markdown', 'json'] as const, 'text')
   const options = gateOptions(args)
   const body = readBody(args, io)
-  const report = await withGitErrors(async () => gate(args, io, options, body))
-  io.stdout(render(report, format, io))
+  const repoDir = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
+  const report = await gate({ args, io, repoDir, options, body })
+  io.stdout(
+    format === 'json'
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : format === 'markdown'
+        ? `${renderSummary(report, SUMMARY_LIMITS.jobSummary)}\n`
+        : renderText(report, io.color, io.columns)
+  )
   return report.conclusion === 'failure' || report.conclusion === 'action_required'
     ? 1
     : 0
@@ -136,109 +134,86 @@ function readBody(args: ParsedArgs, io: CliIo): string | null {
   }
 }
 
-async function withGitErrors<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn()
-  } catch (error) {
-    if (error instanceof GitError) throw new CliError(error.message)
-    throw error
-  }
+/** One run's inputs: the command line, its I/O, the repository folder, the gate's. */
+interface Run {
+  args: ParsedArgs
+  io: CliIo
+  repoDir: string
+  options: GateOptions
+  body: string | null
 }
 
 /** The pull request (`--pr`, or land's when its head is not here) or the local repository. */
-async function gate(
-  args: ParsedArgs,
-  io: CliIo,
-  options: GateOptions,
-  body: string | null
-): Promise<Report> {
-  const repoDir = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
-  const land = landContext(args, io.env)
-  if (land !== null) {
-    const local = land.head === null ? null : await localCommit(repoDir, land.head)
-    if (local !== null)
-      return withNote(await runCheck(args, io, options, body, land), land)
-    if (land.pr === null)
-      throw new CliError(
-        `FLOW_HEAD_SHA ${land.head ?? ''} is not in the local repository: fetch it (git fetch origin ${land.head ?? ''}) or set FLOW_PR_NUMBER and a token to read it through the API`
-      )
-    return withNote(await runPr(args, io, options, String(land.pr), land.head), land)
+async function gate(run: Run): Promise<Report> {
+  const land = landContext(run.args, run.io.env)
+  if (land === null) {
+    const pr = stringFlag(run.args, 'pr')
+    return pr === undefined ? runCheck(run, null) : runPr(run, pr, null)
   }
-  const pr = stringFlag(args, 'pr')
-  if (pr !== undefined) return runPr(args, io, options, pr, null)
-  return runCheck(args, io, options, body, null)
+  const local = land.head !== null && (await hasCommit(run.repoDir, land.head))
+  if (!local && land.pr === null)
+    throw new CliError(
+      `FLOW_HEAD_SHA ${land.head} is not in the local repository: fetch it (git fetch origin ${land.head}) or set FLOW_PR_NUMBER and a token to read it through the API`
+    )
+  const report = local
+    ? await runCheck(run, land)
+    : await runPr(run, String(land.pr), land.head)
+  return { ...report, notes: [...report.notes, landNote(land)] }
 }
 
-async function runPr(
-  args: ParsedArgs,
-  io: CliIo,
-  options: GateOptions,
-  pr: string,
-  expectHead: string | null
-): Promise<Report> {
+async function runPr(run: Run, pr: string, expectHead: string | null): Promise<Report> {
+  const { args, io } = run
   for (const flag of ['head', 'base', 'branch', 'body-file'])
     if (args.flags.has(flag))
       throw new CliError(
         `--${flag} does not apply to a pull request read through the API`
       )
-  const repoDir = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
   // The GitHub client (Octokit, undici: ~130 ms of every start) is loaded for the API
   // only (issue 23); bundled, it is the chunk files beside dist/cli.js.
-  const { checkPullRequest, postReport, prTarget } = await import('./pr-source.js')
-  const target = await prTarget(pr, stringFlag(args, 'repo-slug'), repoDir, io.env)
-  const run = await checkPullRequest(target, options, expectHead ?? undefined)
-  if (args.flags.has('post')) {
-    const published = await postReport(run, target, stringFlag(args, 'check-name'))
+  const { checkPullRequest, prTarget } = await import('./pr-source.js')
+  const target = await prTarget(pr, stringFlag(args, 'repo-slug'), run.repoDir, io.env)
+  const checkName = args.flags.has('post')
+    ? (stringFlag(args, 'check-name') ?? 'Review receipts')
+    : null
+  const { report, published } = await checkPullRequest(
+    target,
+    run.options,
+    expectHead,
+    checkName
+  )
+  if (published)
     io.stderr(
       published.fallback
         ? 'receipt-gate check: the check run could not be posted (no checks: write)\n'
         : `receipt-gate check: posted ${published.checkRunUrl}\n`
     )
-  }
-  return run.report
+  return report
 }
 
-/** The commit when the repository has it, else null (never an error: the API may). */
-async function localCommit(repoDir: string, sha: string): Promise<string | null> {
-  try {
-    return await resolveCommit((await openRepository(repoDir)).root, sha)
-  } catch {
-    return null
-  }
+/** Whether the repository has the commit (never an error: the API may). */
+async function hasCommit(repoDir: string, sha: string): Promise<boolean> {
+  return openRepository(repoDir)
+    .then(async ({ root }) => resolveCommit(root, sha))
+    .then(
+      () => true,
+      () => false
+    )
 }
 
-function withNote(report: Report, land: LandContext): Report {
-  return { ...report, notes: [...report.notes, landNote(land)] }
-}
-
-async function runCheck(
-  args: ParsedArgs,
-  io: CliIo,
-  options: GateOptions,
-  body: string | null,
-  land: LandContext | null
-): Promise<Report> {
+async function runCheck(run: Run, land: LandContext | null): Promise<Report> {
+  const { args, options } = run
   if (land === null)
     for (const flag of ['repo-slug', 'post', 'check-name'])
       if (args.flags.has(flag)) throw new CliError(`--${flag} applies only with --pr`)
   // Every git question is asked of the top level: the answer must not depend on the
   // folder the CLI was pointed at or run from.
-  const { root: repo, shallow } = await openRepository(
-    resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
-  )
+  const { root: repo, shallow } = await openRepository(run.repoDir)
   const headFlag = stringFlag(args, 'head') ?? land?.head ?? undefined
-  const baseFlag = stringFlag(args, 'base')
-  const bases =
-    baseFlag !== undefined
-      ? [baseFlag]
-      : land?.baseRef
-        ? [`refs/remotes/origin/${land.baseRef}`, `refs/heads/${land.baseRef}`]
-        : undefined
   // The base is resolved while the head is; the head's error still comes first.
   const resolving = resolveCommit(repo, headFlag ?? 'HEAD')
   const forking =
     options.select.mode === 'changed'
-      ? findMergeBase(repo, resolving, bases, baseFlag ?? land?.baseRef ?? undefined)
+      ? findMergeBase(repo, resolving, stringFlag(args, 'base'), land?.baseRef ?? null)
       : null
   void forking?.catch(() => undefined)
   const head = await resolving
@@ -247,48 +222,50 @@ async function runCheck(
     stringFlag(args, 'branch') ?? currentBranchAt(repo, head, headFlag)
   ])
   const source = gitSource({ repo, head, mergeBase: forkPoint, shallow })
-  return evaluate({ source, options, body, branch, base: forkPoint })
+  return evaluate({ source, options, body: run.body, branch, base: forkPoint })
 }
 
-/** `bases`: the revisions to try in order (none: the default branch); `name` for errors. */
+/** The merge base of the head and `--base`, else land's base branch, else the default. */
 async function findMergeBase(
   repo: string,
   head: Promise<string>,
-  bases: string[] | undefined,
-  name: string | undefined
+  baseFlag: string | undefined,
+  baseRef: string | null
 ): Promise<string> {
+  const refs = [`refs/remotes/origin/${baseRef}`, `refs/heads/${baseRef}`]
   const baseSha =
-    bases === undefined ? await defaultBase(repo) : await firstCommit(repo, bases, name)
+    baseFlag !== undefined
+      ? await resolveCommit(repo, baseFlag)
+      : baseRef !== null
+        ? await firstCommit(
+            repo,
+            refs,
+            `unknown base ${JSON.stringify(baseRef)} (${refs.join(', ')})`
+          )
+        : await firstCommit(
+            repo,
+            ['origin/HEAD', 'main', 'master'],
+            'no base branch found (origin/HEAD, main, master): pass --base REV'
+          )
   const sha = await mergeBase(repo, baseSha, await head)
   if (sha === null)
-    throw new CliError(`no merge base between ${name ?? 'the base branch'} and the head`)
+    throw new CliError(
+      `no merge base between ${baseFlag ?? baseRef ?? 'the base branch'} and the head`
+    )
   return sha
 }
 
+/** The first of `revs` the repository has; `missing` is the error when it has none. */
 async function firstCommit(
   repo: string,
-  revs: string[],
-  name: string | undefined
+  revs: readonly string[],
+  missing: string
 ): Promise<string> {
-  for (const rev of revs.slice(0, -1)) {
+  for (const rev of revs) {
     const sha = await resolveCommit(repo, rev).catch(() => null)
     if (sha !== null) return sha
   }
-  try {
-    return await resolveCommit(repo, revs[revs.length - 1] as string)
-  } catch (error) {
-    if (revs.length > 1 && error instanceof GitError)
-      throw new CliError(`unknown base ${JSON.stringify(name)} (${revs.join(', ')})`)
-    throw error
-  }
-}
-
-async function defaultBase(repo: string): Promise<string> {
-  for (const rev of ['origin/HEAD', 'main', 'master']) {
-    const sha = await resolveCommit(repo, rev).catch(() => null)
-    if (sha !== null) return sha
-  }
-  throw new CliError('no base branch found (origin/HEAD, main, master): pass --base REV')
+  throw new CliError(missing)
 }
 
 /** The checked-out branch when it points at `head` (`headFlag`: how head was named). */
@@ -304,9 +281,56 @@ async function currentBranchAt(
   return at === head ? branch : null
 }
 
-function render(report: Report, format: 'text' | 'markdown' | 'json', io: CliIo): string {
-  if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`
-  if (format === 'markdown')
-    return `${renderSummary(report, SUMMARY_LIMITS.jobSummary)}\n`
-  return renderText(report, io.color, io.columns)
+/*
+ * Flow-Next's land step runs the repository's merge-verdict command
+ * (`land.mergeVerdictCommand`) from the base checkout with the pull request named only
+ * in the environment: FLOW_HEAD_SHA, FLOW_BASE_REF, FLOW_PR_NUMBER, FLOW_SPEC_ID. Any
+ * non-zero exit blocks the merge, so a variable that cannot be used is an error (exit
+ * 2), never a guess.
+ */
+interface LandContext {
+  head: string | null
+  pr: number | null
+  baseRef: string | null
+  spec: string | null
+}
+
+// A branch name as git allows it, and nothing a revision expression could add.
+const REF = /^(?!-)(?!.*(?:\.\.|@\{|\/\/|\.lock$|\/$|\.$))[^\s~^:?*[\\\x00-\x1f\x7f]+$/
+
+/** The land step's context, when its variables are set and no flag names the head. */
+function landContext(
+  args: ParsedArgs,
+  env: Readonly<Record<string, string | undefined>>
+): LandContext | null {
+  if (args.flags.has('head') || args.flags.has('pr')) return null
+  const head = env.FLOW_HEAD_SHA || null
+  const pr = env.FLOW_PR_NUMBER || null
+  if (head === null && pr === null) return null
+  if (head !== null && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(head))
+    throw new CliError(
+      `FLOW_HEAD_SHA must be a full commit SHA (got ${JSON.stringify(terminalLine(head))})`
+    )
+  const baseRef = env.FLOW_BASE_REF || null
+  if (baseRef !== null && !REF.test(baseRef))
+    throw new CliError(
+      `FLOW_BASE_REF must be a branch name (got ${JSON.stringify(terminalLine(baseRef))})`
+    )
+  return {
+    head: head?.toLowerCase() ?? null,
+    pr: pr === null ? null : prNumber(pr, 'FLOW_PR_NUMBER'),
+    baseRef,
+    spec: env.FLOW_SPEC_ID?.slice(0, 200) || null
+  }
+}
+
+/** The report's note naming what the land step asked about (rendered as hostile text). */
+function landNote(land: LandContext): string {
+  const parts = [
+    land.pr !== null ? `pull request #${land.pr}` : null,
+    land.spec !== null ? `spec ${land.spec}` : null,
+    land.head !== null ? `head ${land.head.slice(0, 12)}` : null,
+    land.baseRef !== null ? `base ${land.baseRef}` : null
+  ].filter((part): part is string => part !== null)
+  return `Flow-Next land merge-verdict check: ${parts.join(', ')}.`
 }

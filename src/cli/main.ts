@@ -3,9 +3,9 @@
  * environment errors into one line on stderr and exit code 2 — never a stack trace.
  */
 import packageJson from '../../package.json' with { type: 'json' }
-import { CliError, type CliIo } from './io.js'
-import { checkCommand } from './check-command.js'
-import { validateCommand } from './validate-command.js'
+import { parseArgs, type CliIo, type FlagSpec, type ParsedArgs } from './args.js'
+import { CHECK_FLAGS, CHECK_USAGE, checkCommand } from './check-command.js'
+import { VALIDATE_USAGE, validateCommand } from './validate-command.js'
 
 /** package.json's version, bundled in at build time. */
 export const VERSION: string = packageJson.version
@@ -25,11 +25,15 @@ Examples:
   receipt-gate validate .flow/review-receipts/*.json
 `
 
-type Command = (argv: readonly string[], io: CliIo) => number | Promise<number>
+interface Command {
+  flags: FlagSpec
+  usage: string
+  run: (args: ParsedArgs, io: CliIo) => number | Promise<number>
+}
 
 const COMMANDS: Record<string, Command> = {
-  check: checkCommand,
-  validate: validateCommand
+  check: { flags: CHECK_FLAGS, usage: CHECK_USAGE, run: checkCommand },
+  validate: { flags: { format: 'value' }, usage: VALIDATE_USAGE, run: validateCommand }
 }
 
 /** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
@@ -43,7 +47,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stdout(`${VERSION}\n`)
     return 0
   }
-  const command = COMMANDS[name]
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (!command) {
     io.stderr(
       `receipt-gate: unknown command ${JSON.stringify(name)} (try: ${Object.keys(COMMANDS).join(', ')})\n`
@@ -51,12 +55,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 2
   }
   try {
-    return await command(rest, io)
+    const args = parseArgs(rest, { ...command.flags, help: 'boolean' })
+    if (!args.flags.has('help')) return await command.run(args, io)
+    io.stdout(command.usage)
+    return 0
   } catch (error) {
-    if (error instanceof CliError) {
-      io.stderr(`receipt-gate ${name}: ${error.message}\n`)
-      return 2
-    }
+    // A CliError says what to fix; anything else (git's, GitHub's) is one line too.
     io.stderr(
       `receipt-gate ${name}: ${error instanceof Error ? error.message : String(error)}\n`
     )

@@ -4,19 +4,17 @@
  * head through the API source, the same gate), so the CLI's report is the action's.
  * A check run is posted only when asked (`--post`), as the action posts it.
  */
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { publishReport, type Published } from '../action/publish.js'
 import { evaluate } from '../gate/evaluate.js'
 import type { GateOptions } from '../gate/options.js'
 import type { Report } from '../gate/report.js'
 import { apiSource } from '../github/api-source.js'
-import { createClient, GitHubError, type Octokit } from '../github/client.js'
-import { getPullRequest, type PullRequestInfo } from '../github/pulls.js'
+import { createClient, GitHubError } from '../github/client.js'
+import { getPullRequest } from '../github/pulls.js'
 import { timeScaleFrom } from '../action/context.js'
+import { git } from '../source/git.js'
 import { terminalLine } from '../util/safe-text.js'
-import { CliError } from './io.js'
-import { prNumber } from './land.js'
+import { CliError, prNumber } from './args.js'
 
 export interface PrTarget {
   owner: string
@@ -59,37 +57,26 @@ export async function prTarget(
       `reading pull request #${number} needs a token: set GITHUB_TOKEN or GH_TOKEN`
     )
   const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '')
+  // Links go to GITHUB_SERVER_URL as the action reads it, else the server of a GitHub
+  // Enterprise Server API (`https://HOST/api/v3`), else github.com.
+  const server = env.GITHUB_SERVER_URL
+    ? env.GITHUB_SERVER_URL.replace(/\/+$/, '')
+    : (/^(https?:\/\/[^/]+)\/api\/v3$/.exec(apiUrl)?.[1] ?? 'https://github.com')
   return {
     owner: match[1] as string,
     repo: match[2] as string,
     number,
     token,
     apiUrl,
-    repositoryUrl: `${serverUrl(env, apiUrl)}/${match[1]}/${match[2]}`,
+    repositoryUrl: `${server}/${match[1]}/${match[2]}`,
     timeScale: timeScaleFrom(env)
   }
 }
 
-/**
- * The web server the links go to: `GITHUB_SERVER_URL` as the action reads it, else the
- * server of a GitHub Enterprise Server API (`https://HOST/api/v3`), else github.com.
- */
-function serverUrl(
-  env: Readonly<Record<string, string | undefined>>,
-  apiUrl: string
-): string {
-  if (env.GITHUB_SERVER_URL) return env.GITHUB_SERVER_URL.replace(/\/+$/, '')
-  return /^(https?:\/\/[^/]+)\/api\/v3$/.exec(apiUrl)?.[1] ?? 'https://github.com'
-}
-
 /** OWNER/REPO of the `origin` remote when it is a GitHub-style URL, else null. */
 async function originSlug(repoDir: string): Promise<string | null> {
-  const url = await promisify(execFile)(
-    'git',
-    ['-C', repoDir, 'config', '--get', 'remote.origin.url'],
-    { encoding: 'utf8' }
-  ).then(
-    (out) => out.stdout.trim(),
+  const url = await git(repoDir, ['config', '--get', 'remote.origin.url']).then(
+    (out) => out.stdout.toString('utf8').trim(),
     () => ''
   )
   // https://host/OWNER/REPO(.git), git@host:OWNER/REPO(.git), ssh://git@host/OWNER/REPO.
@@ -97,18 +84,16 @@ async function originSlug(repoDir: string): Promise<string | null> {
   return match ? `${match[1]}/${match[2]}` : null
 }
 
-export interface PrRun {
-  report: Report
-  pull: PullRequestInfo
-  octokit: Octokit
-}
-
-/** Reads the PR and runs the gate on it as the action does (`expectHead`: land's SHA). */
+/**
+ * Reads the PR and runs the gate on it as the action does (`expectHead`: land's SHA),
+ * then posts the check run named `checkName` on its head, when one is named.
+ */
 export async function checkPullRequest(
   target: PrTarget,
   options: GateOptions,
-  expectHead?: string
-): Promise<PrRun> {
+  expectHead: string | null,
+  checkName: string | null
+): Promise<{ report: Report; published: Published | null }> {
   const octokit = createClient({
     token: target.token,
     baseUrl: target.apiUrl,
@@ -119,7 +104,7 @@ export async function checkPullRequest(
     getPullRequest(octokit, owner, repo, number)
   )
   // The land step judged one head: a PR that moved since is a different question.
-  if (expectHead !== undefined && pull.headSha.toLowerCase() !== expectHead.toLowerCase())
+  if (expectHead !== null && pull.headSha.toLowerCase() !== expectHead.toLowerCase())
     throw new CliError(
       `pull request #${number} moved: its head is ${pull.headSha}, FLOW_HEAD_SHA is ${expectHead}`
     )
@@ -141,27 +126,26 @@ export async function checkPullRequest(
       repositoryUrl: target.repositoryUrl
     })
   )
-  return { report, pull, octokit }
-}
-
-/** Posts the check run on the PR head as the action does. */
-export async function postReport(
-  run: PrRun,
-  target: PrTarget,
-  checkName = 'Review receipts'
-): Promise<Published> {
-  return api(target, 'post a check run on', async () =>
-    publishReport(run.report, {
-      octokit: run.octokit,
-      owner: target.owner,
-      repo: target.repo,
+  if (checkName === null) return { report, published: null }
+  const published = await api(target, 'post a check run on', async () =>
+    publishReport(report, {
+      octokit,
+      owner,
+      repo,
       checkName,
-      headSha: run.pull.headSha,
-      externalId: `cli-${run.pull.headSha}`,
-      fork: run.pull.fork,
+      headSha: pull.headSha,
+      externalId: `cli-${pull.headSha}`,
+      fork: pull.fork,
       timeScale: target.timeScale
     })
   )
+  return { report, published }
+}
+
+const HINTS: Record<number, string> = {
+  401: ' (the token was refused: check GITHUB_TOKEN / GH_TOKEN)',
+  403: ' (the token may lack access to this repository)',
+  404: ' (no such pull request or repository, or the token cannot see it)'
 }
 
 /** An API failure as one clear line (exit 2): what was asked, and GitHub's answer. */
@@ -171,14 +155,7 @@ async function api<T>(target: PrTarget, what: string, fn: () => Promise<T>): Pro
   } catch (error) {
     if (!(error instanceof GitHubError)) throw error
     const where = `pull request #${target.number} of ${target.owner}/${target.repo}`
-    const hint =
-      error.status === 401
-        ? ' (the token was refused: check GITHUB_TOKEN / GH_TOKEN)'
-        : error.status === 403
-          ? ' (the token may lack access to this repository)'
-          : error.status === 404
-            ? ' (no such pull request or repository, or the token cannot see it)'
-            : ''
+    const hint = HINTS[error.status ?? 0] ?? ''
     // GitHub's answer is untrusted text: one line, controls made visible.
     throw new CliError(
       `cannot ${what} ${where}: ${terminalLine(error.message.replace(/^[A-Z]+ \S+: /, ''))}${hint}`

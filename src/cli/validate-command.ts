@@ -10,9 +10,9 @@ import { resolve } from 'node:path'
 import { TYPE_TO_KIND } from '../receipts/limits.js'
 import { loadGenerations, selectCurrent, type HistoryFile } from '../receipts/lineage.js'
 import { inspectReceipt, type InspectedReceipt } from '../receipts/receipt.js'
+import { plural } from '../render/summary.js'
 import { terminalLine } from '../util/safe-text.js'
-import { choice, parseArgs } from './args.js'
-import { CliError, type CliIo } from './io.js'
+import { choice, CliError, type CliIo, type ParsedArgs } from './args.js'
 
 export const VALIDATE_USAGE = `Usage: receipt-gate validate [--format text|json] FILE…
 
@@ -26,8 +26,8 @@ Example:
   receipt-gate validate .flow/review-receipts/*.json
 `
 
-/** One file's verdict in the JSON form of `validate`. */
-export interface ValidateRow {
+/** One file's verdict in the JSON form of `validate`: every key, null when unknown. */
+interface ValidateRow {
   path: string
   readable: boolean
   reason: string | null
@@ -41,28 +41,17 @@ export interface ValidateRow {
   round: number | null
   headSha: string | null
   criteria: number | null
-  /**
-   * The lineage as `check` reads it, when there is one: `ok` with the generations
-   * counted, or `ambiguous` (check's unknown state) with why; null without a lineage.
-   */
+  /** As `check` reads it: `ambiguous` is check's unknown state; null without a lineage. */
   lineage:
     { state: 'ok'; generations: number } | { state: 'ambiguous'; reason: string } | null
 }
 
 /** Runs the command; returns the exit code. */
-export function validateCommand(argv: readonly string[], io: CliIo): number {
-  const args = parseArgs(argv, { format: 'value', help: 'boolean' })
-  if (args.flags.has('help')) {
-    io.stdout(VALIDATE_USAGE)
-    return 0
-  }
+export function validateCommand(args: ParsedArgs, io: CliIo): number {
   const format = choice(args, 'format', ['text', 'json'] as const, 'text')
   if (args.positionals.length === 0)
     throw new CliError('no FILE given: name one or more receipt files (see --help)')
-  const rows = args.positionals.map((path) => {
-    const receipt = readAndInspect(path, io)
-    return { ...toRow(receipt), lineage: checkLineage(receipt, io) }
-  })
+  const rows = args.positionals.map((path) => toRow(readAndInspect(path, io), io))
   io.stdout(
     format === 'json' ? `${JSON.stringify(rows, null, 2)}\n` : rows.map(textOf).join('')
   )
@@ -75,13 +64,10 @@ export function validateCommand(argv: readonly string[], io: CliIo): number {
 }
 
 function readAndInspect(path: string, io: CliIo): InspectedReceipt {
-  let bytes: Uint8Array
-  try {
-    bytes = io.readFile(resolve(io.cwd, path))
-  } catch (error) {
-    return { readable: false, path, reason: readError(error), data: null }
-  }
-  return inspectReceipt(path, bytes)
+  const bytes = readBytes(resolve(io.cwd, path), io)
+  return 'unreadable' in bytes
+    ? { readable: false, path, reason: bytes.unreadable, data: null }
+    : inspectReceipt(path, bytes)
 }
 
 /**
@@ -90,10 +76,7 @@ function readAndInspect(path: string, io: CliIo): InspectedReceipt {
  * taken as the current one. Structural faults (a missing parent, a shared id, a fork)
  * are then check's `ambiguous`, whatever the commit it runs at.
  */
-export function checkLineage(
-  receipt: InspectedReceipt,
-  io: CliIo
-): ValidateRow['lineage'] {
+function checkLineage(receipt: InspectedReceipt, io: CliIo): ValidateRow['lineage'] {
   const container = receipt.readable ? receipt.projection.findings : null
   if (!receipt.readable || receipt.projection.state !== 'valid' || !container) return null
   const folder = resolve(io.cwd, `${receipt.path}.history`)
@@ -106,7 +89,7 @@ export function checkLineage(
   if (names === null && container.round <= 1) return null
   const history: HistoryFile[] = (names ?? []).map((name) => ({
     name,
-    bytes: readHistory(resolve(folder, name), io)
+    bytes: readBytes(resolve(folder, name), io)
   }))
   const name = receipt.path.slice(receipt.path.lastIndexOf('/') + 1)
   const loaded = loadGenerations(
@@ -130,50 +113,24 @@ export function checkLineage(
   return { state: 'ok', generations: loaded.generations.length }
 }
 
-function readHistory(path: string, io: CliIo): HistoryFile['bytes'] {
-  try {
-    return io.readFile(path)
-  } catch (error) {
-    return { unreadable: readError(error) }
-  }
-}
-
-/** The JSON row of one inspected receipt. */
-export function toRow(receipt: InspectedReceipt): ValidateRow {
-  if (!receipt.readable) {
-    return {
-      path: receipt.path,
-      readable: false,
-      reason: receipt.reason,
-      type: null,
-      id: null,
-      mode: null,
-      verdict: null,
-      structured: null,
-      structuredReasons: [],
-      findings: null,
-      round: null,
-      headSha: null,
-      criteria: null,
-      lineage: null
-    }
-  }
-  const { envelope, projection } = receipt
+function toRow(receipt: InspectedReceipt, io: CliIo): ValidateRow {
+  const envelope = receipt.readable ? receipt.envelope : null
+  const projection = receipt.readable ? receipt.projection : null
   return {
     path: receipt.path,
-    readable: true,
-    reason: null,
-    type: envelope.type,
-    id: envelope.id,
-    mode: envelope.mode,
-    verdict: envelope.verdict,
-    structured: projection.state,
-    structuredReasons: projection.reasons,
-    findings: projection.findings?.items.length ?? null,
-    round: projection.findings?.round ?? null,
-    headSha: projection.findings?.headSha ?? null,
-    criteria: projection.criteria?.length ?? null,
-    lineage: null
+    readable: receipt.readable,
+    reason: receipt.readable ? null : receipt.reason,
+    type: envelope?.type ?? null,
+    id: envelope?.id ?? null,
+    mode: envelope?.mode ?? null,
+    verdict: envelope?.verdict ?? null,
+    structured: projection?.state ?? null,
+    structuredReasons: projection?.reasons ?? [],
+    findings: projection?.findings?.items.length ?? null,
+    round: projection?.findings?.round ?? null,
+    headSha: projection?.findings?.headSha ?? null,
+    criteria: projection?.criteria?.length ?? null,
+    lineage: checkLineage(receipt, io)
   }
 }
 
@@ -186,24 +143,22 @@ function textOf(row: ValidateRow): string {
   lines.push(
     `  envelope: ok — ${terminalLine(row.type ?? '')} ${terminalLine(row.id ?? '')}, verdict ${row.verdict}, mode ${terminalLine(row.mode ?? '(none)')}`
   )
-  if (row.structured === 'valid') {
-    const criteria = row.criteria === null ? '' : `, ${row.criteria} criteria`
+  const criteria = row.criteria === null ? '' : `, ${row.criteria} criteria`
+  if (row.structured === 'valid')
     lines.push(
-      `  projection: valid — ${row.findings} finding${row.findings === 1 ? '' : 's'}, round ${row.round}, head ${terminalLine(row.headSha ?? '')}${criteria}`
+      `  projection: valid — ${plural(row.findings ?? 0, 'finding')}, round ${row.round}, head ${terminalLine(row.headSha ?? '')}${criteria}`
     )
-  } else if (row.structured === 'absent') {
+  else if (row.structured === 'absent')
     lines.push(
-      `  projection: absent — legacy receipt (verdict and prose only)${row.criteria === null ? '' : `, ${row.criteria} criteria`}`
+      `  projection: absent — legacy receipt (verdict and prose only)${criteria}`
     )
-  } else {
+  else {
     lines.push('  projection: invalid — the receipt falls back to verdict and prose:')
     for (const reason of row.structuredReasons)
       lines.push(`    - ${terminalLine(reason)}`)
   }
   if (row.lineage?.state === 'ok')
-    lines.push(
-      `  lineage: ok — ${row.lineage.generations} generation${row.lineage.generations === 1 ? '' : 's'}`
-    )
+    lines.push(`  lineage: ok — ${plural(row.lineage.generations, 'generation')}`)
   else if (row.lineage?.state === 'ambiguous')
     lines.push(
       `  lineage: ambiguous — check would refuse it: ${terminalLine(row.lineage.reason)}`
@@ -218,14 +173,16 @@ const READ_ERRORS: Record<string, string> = {
   ENOTDIR: 'no such file (a part of the path is not a folder)'
 }
 
-/** Why a file could not be read, in words (not `EISDIR`). */
-function readError(error: unknown): string {
-  const code =
-    typeof error === 'object' && error !== null && 'code' in error
-      ? String(error.code)
-      : ''
-  return (
-    READ_ERRORS[code] ??
-    `cannot read the file (${code || (error instanceof Error ? error.message : String(error))})`
-  )
+/** A file's bytes, or why it could not be read in words (not `EISDIR`). */
+function readBytes(path: string, io: CliIo): HistoryFile['bytes'] {
+  try {
+    return io.readFile(path)
+  } catch (error) {
+    const code =
+      typeof error === 'object' && error !== null && 'code' in error
+        ? String(error.code)
+        : ''
+    const why = code || (error instanceof Error ? error.message : String(error))
+    return { unreadable: READ_ERRORS[code] ?? `cannot read the file (${why})` }
+  }
 }

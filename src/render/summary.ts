@@ -1,9 +1,7 @@
 /**
- * The Markdown summary of a run: the check run's output and the job summary (SPEC §5).
- * Sections follow the receipts contract's human reading order — verdict, introduced
- * findings, suppressed and deferred, validation state, confidence anchors — then
- * pre-existing, resolved, stale evidence and the reviewer prose, collapsed. All receipt
- * text goes through the escapers of `markdown-escape.ts`.
+ * The Markdown summary of a run: the check run's output and the job summary (SPEC §5),
+ * in the receipts contract's reading order, then the collapsed extras. All receipt text
+ * goes through the escapers of `markdown-escape.ts`.
  */
 import type { Conclusion } from '../gate/gate.js'
 import {
@@ -39,20 +37,16 @@ export function renderTitle(report: Report): string {
   if (report.receipts.length === 0 && report.missing.length === 0)
     return 'No review receipts selected'
   const open = introducedOpen(report)
-  const severe = ['P0', 'P1']
-    .map(
-      (severity) =>
-        [severity, open.filter((f) => f.severity === severity).length] as const
-    )
-    .filter(([, n]) => n > 0)
-    .map(([severity, n]) => `${n} ${severity}`)
+  const severe = ['P0', 'P1'].flatMap((severity) => {
+    const n = open.filter((f) => f.severity === severity).length
+    return n > 0 ? [`${n} ${severity}`] : []
+  })
   const findings =
     open.length === 0
       ? 'no introduced findings open'
       : `${plural(open.length, 'introduced finding')} open${severe.length ? ` (${severe.join(', ')})` : ''}`
-  // The current verdict (with the open findings) comes first when it fails the run or
-  // findings are open — before the cut at 250 characters — and is the whole line when
-  // nothing else failed.
+  // The verdict (with the open findings) leads when it fails the run or findings are
+  // open — before the cut at 250 characters — and is the whole line when nothing failed.
   const lead = report.verdict
     ? `${report.verdict} — ${findings}`
     : open.length > 0
@@ -70,27 +64,24 @@ export function renderTitle(report: Report): string {
 
 /** What failed the run besides the current verdict and the missing types, in words. */
 function failureCauses(report: Report): string[] {
-  const causes: string[] = []
   const stale = report.receipts.filter(
     (row) => row.currentness === 'stale' && row.conclusion === 'failure'
   )
-  if (stale.length > 0) {
-    const verdicts = [...new Set(stale.map((row) => row.verdict ?? 'no verdict'))]
-    causes.push(
-      `${plural(stale.length, 'stale receipt')} ended unresolved (${verdicts.join(', ')})`
-    )
-  }
+  const verdicts = [...new Set(stale.map((row) => row.verdict ?? 'no verdict'))]
   const unknown = report.receipts.filter(
     (r) => r.currentness === 'unreadable' || r.currentness === 'ambiguous'
   ).length
-  if (unknown > 0) causes.push(`${unknown} unreadable or ambiguous`)
-  if (report.problems.some((p) => p.code === 'truncated-tree'))
-    causes.push('receipts folder listed incompletely')
-  if (report.deferred.hints.length > 0)
-    causes.push('deferred findings not named in the PR body')
-  if (report.problems.some((p) => p.code.startsWith('coverage-')))
-    causes.push('code commits not proven reviewed')
-  return causes
+  const codes = report.problems.map((p) => p.code)
+  const causes: Array<string | false> = [
+    stale.length > 0 &&
+      `${plural(stale.length, 'stale receipt')} ended unresolved (${verdicts.join(', ')})`,
+    unknown > 0 && `${unknown} unreadable or ambiguous`,
+    codes.includes('truncated-tree') && 'receipts folder listed incompletely',
+    report.deferred.hints.length > 0 && 'deferred findings not named in the PR body',
+    codes.some((code) => code.startsWith('coverage-')) &&
+      'code commits not proven reviewed'
+  ]
+  return causes.filter((cause) => cause !== false)
 }
 
 export function plural(n: number, noun: string): string {
@@ -102,6 +93,17 @@ export function auditSkipped(notes: readonly string[]): string {
   return `skipped (${notes.join('; ')})`
 }
 
+/** "3 draws" for a fan-out receipt's row; nothing for a single review. */
+export function drawsLabel(draws: number | null | undefined): string[] {
+  return draws ? [plural(draws, 'draw')] : []
+}
+
+/** `path:start` or `path:start-end`. */
+export function anchorText(anchor: NonNullable<ReportFinding['anchor']>): string {
+  const { path, startLine: start, endLine: end } = anchor
+  return end === start ? `${path}:${start}` : `${path}:${start}-${end}`
+}
+
 interface Block {
   text: string
   /** Lower drops first when the budget is tight: 3 essential, 2 findings, 1 detail, 0 prose. */
@@ -110,25 +112,38 @@ interface Block {
   finding?: true
 }
 
+const blocks = (priority: number, ...texts: string[]): Block[] =>
+  texts.map((text) => ({ text, priority }))
+
 /** Renders the summary within `maxBytes`, cutting whole blocks and saying what was cut. */
 export function renderSummary(
   report: Report,
   maxBytes: number = SUMMARY_LIMITS.checkRun
 ): string {
-  const blocks = summaryBlocks(report)
+  const all = [
+    ...headerBlocks(report),
+    ...verdictBlocks(report),
+    ...introducedBlocks(report),
+    ...placementBlocks(report),
+    ...coverageBlocks(report),
+    ...suppressedDeferredBlocks(report),
+    ...validationBlocks(report),
+    ...anchorBlocks(report),
+    ...otherFindingBlocks(report),
+    ...proseBlocks(report)
+  ]
   for (let floor = 0; floor <= 3; floor++) {
-    const kept = blocks.filter((block) => block.priority >= floor)
-    const dropped = blocks.filter((block) => block.priority < floor)
+    const kept = all.filter((block) => block.priority >= floor)
+    const dropped = all.filter((block) => block.priority < floor)
     const text = kept.map((block) => block.text).join('\n') + cutNote(dropped)
-    if (byteLength(text) <= maxBytes) return text
+    if (Buffer.byteLength(text) <= maxBytes) return text
   }
-  return hardCut(blocks, maxBytes)
+  return hardCut(all, maxBytes)
 }
 
 /**
  * The note on what was cut. Current findings are counted apart from other blocks: every
- * current finding is an annotation, a summary line, or counted here (SPEC §5). The
- * old note counted "detail blocks" only, so cut finding lines went uncounted.
+ * current finding is an annotation, a summary line, or counted here (SPEC §5).
  */
 function cutNote(dropped: readonly Block[]): string {
   if (dropped.length === 0) return ''
@@ -142,37 +157,23 @@ function cutNote(dropped: readonly Block[]): string {
 }
 
 /** Even the essential blocks do not fit: keep what fits in order, count the rest. */
-function hardCut(blocks: readonly Block[], maxBytes: number): string {
-  const essential = blocks.filter((block) => block.priority >= 3)
-  const lesser = blocks.filter((block) => block.priority < 3)
+function hardCut(all: readonly Block[], maxBytes: number): string {
+  const essential = all.filter((block) => block.priority >= 3)
+  const lesser = all.filter((block) => block.priority < 3)
   let out = ''
   for (let i = 0; i < essential.length; i++) {
     const next = `${out}${(essential[i] as Block).text}\n`
     const note = cutNote([...essential.slice(i + 1), ...lesser])
-    if (byteLength(next) + byteLength(note) > maxBytes)
+    if (Buffer.byteLength(next) + Buffer.byteLength(note) > maxBytes)
       return out + cutNote([...essential.slice(i), ...lesser])
     out = next
   }
   return out + cutNote(lesser)
 }
 
-function byteLength(text: string): number {
-  return Buffer.byteLength(text, 'utf8')
-}
-
-function summaryBlocks(report: Report): Block[] {
-  return [
-    ...headerBlocks(report),
-    ...verdictBlocks(report),
-    ...introducedBlocks(report),
-    ...placementBlocks(report),
-    ...coverageBlocks(report),
-    ...suppressedDeferredBlocks(report),
-    ...validationBlocks(report),
-    ...anchorBlocks(report),
-    ...otherFindingBlocks(report),
-    ...proseBlocks(report)
-  ]
+/** The name of a receipt without its folder. */
+function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1)
 }
 
 function headerBlocks(report: Report): Block[] {
@@ -184,42 +185,34 @@ function headerBlocks(report: Report): Block[] {
     '',
     `**${mdInline(renderTitle(report))}**`,
     '',
-    `Head ${mdCode(shortSha(report.head))}${report.base ? ` · changed since ${mdCode(shortSha(report.base))}` : ''} · ${plural(report.receipts.length, 'receipt')} selected · required: ${required}`
+    `Head ${mdCode(shortSha(report.head))}${report.base ? ` · changed since ${mdCode(shortSha(report.base))}` : ''} · ${plural(report.receipts.length, 'receipt')} selected · required: ${required}`,
+    ...report.notes.flatMap((note) => ['', `> ${mdInline(note)}`])
   ]
-  for (const note of report.notes) lines.push('', `> ${mdInline(note)}`)
-  return [{ text: lines.join('\n'), priority: 3 }]
+  return blocks(3, lines.join('\n'))
 }
 
 function verdictBlocks(report: Report): Block[] {
-  const out: Block[] = [{ text: '\n### 1. Verdict\n', priority: 3 }]
-  if (report.receipts.length === 0)
-    out.push({ text: '_No receipt selected._', priority: 3 })
-  else {
-    const rows = report.receipts.map((row) => {
-      const verdict = [cell(row.verdict), ...drawsLabel(row.draws).map((d) => `(${d})`)]
-      return `| ${mdCode(row.path)} | ${cell(row.type)} | ${cell(row.mode)} | ${verdict.join(' ')} | ${currentnessCell(row)} | ${ICON[row.conclusion]} ${row.conclusion} |`
-    })
-    out.push({
-      text: [
-        '| Receipt | Type | Backend | Verdict | Currentness | Conclusion |',
-        '|---|---|---|---|---|---|',
-        ...rows
-      ].join('\n'),
-      priority: 3
-    })
-  }
-  for (const type of report.missing) {
-    out.push({
-      text: `\n❌ **No current ${mdInline(type)} for ${mdCode(shortSha(report.head))}** (missing, all stale, unreadable or ambiguous).`,
-      priority: 3
-    })
-  }
-  return out
+  const rows = report.receipts.map((row) => [
+    mdCode(row.path),
+    cell(row.type),
+    cell(row.mode),
+    [cell(row.verdict), ...drawsLabel(row.draws).map((d) => `(${d})`)].join(' '),
+    currentnessCell(row),
+    `${ICON[row.conclusion]} ${row.conclusion}`
+  ])
+  const header = ['Receipt', 'Type', 'Backend', 'Verdict', 'Currentness', 'Conclusion']
+  const verdicts = rows.length ? table(header, rows) : '_No receipt selected._'
+  const missing = report.missing.map(
+    (type) =>
+      `\n❌ **No current ${mdInline(type)} for ${mdCode(shortSha(report.head))}** (missing, all stale, unreadable or ambiguous).`
+  )
+  return blocks(3, '\n### 1. Verdict\n', verdicts, ...missing)
 }
 
-/** "3 draws" for a fan-out receipt's row; nothing for a single review. */
-export function drawsLabel(draws: number | null | undefined): string[] {
-  return draws ? [plural(draws, 'draw')] : []
+/** A Markdown table: the header, its rule, the rows. */
+function table(header: readonly string[], rows: readonly string[][]): string {
+  const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`
+  return [line(header), `|${'---|'.repeat(header.length)}`, ...rows.map(line)].join('\n')
 }
 
 function cell(value: string | null): string {
@@ -246,26 +239,18 @@ export function findingLine(finding: ReportFinding, receipt: string): string {
   const where = finding.anchor
     ? ` — ${mdCode(anchorText(finding.anchor))}${finding.anchor.side === 'base' ? ' (base side)' : ''}`
     : ''
-  return `- **${finding.severity}** · confidence ${finding.confidence} · ${finding.status} — ${mdInline(finding.title)}${where} · ${mdCode(receipt.slice(receipt.lastIndexOf('/') + 1))}`
+  return `- **${finding.severity}** · confidence ${finding.confidence} · ${finding.status} — ${mdInline(finding.title)}${where} · ${mdCode(fileName(receipt))}`
 }
 
-/** `path:start` or `path:start-end`. */
-export function anchorText(anchor: NonNullable<ReportFinding['anchor']>): string {
-  const { path, startLine: start, endLine: end } = anchor
-  return end === start ? `${path}:${start}` : `${path}:${start}-${end}`
-}
-
+/** Current findings' lines (each counted when cut), with their details when asked. */
 function findingBlocks(
   findings: readonly CurrentFinding[],
-  withBodies: boolean,
-  current = true
+  withDetails = false
 ): Block[] {
-  return findings.flatMap((finding) => {
-    const line: Block = { text: findingLine(finding, finding.receipt), priority: 2 }
-    const blocks: Block[] = [current ? { ...line, finding: true } : line]
-    if (withBodies) blocks.push({ text: detailsText(finding), priority: 1 })
-    return blocks
-  })
+  return findings.flatMap((finding) => [
+    { text: findingLine(finding, finding.receipt), priority: 2, finding: true as const },
+    ...blocks(1, ...(withDetails ? [detailsText(finding)] : []))
+  ])
 }
 
 /** A finding's body and suggestion, fenced in a collapsed block. */
@@ -273,32 +258,32 @@ function detailsText(finding: ReportFinding): string {
   const detail = finding.suggestion
     ? `${finding.body}\n\nSuggestion:\n${finding.suggestion}`
     : finding.body
-  return `\n  <details><summary>details</summary>\n\n${indent(mdFence(detail))}\n\n  </details>\n`
+  // Every line two spaces in, in one pass (issue 7: 200 findings' details).
+  const indented = `  ${mdFence(detail).replace(/\n/g, '\n  ')}`
+  return `\n  <details><summary>details</summary>\n\n${indented}\n\n  </details>\n`
 }
 
-/** Every line of `text` two spaces in (one pass: issue 7, 200 findings' details). */
-function indent(text: string): string {
-  return `  ${text.replace(/\n/g, '\n  ')}`
+/** A heading and what is under it, or nothing when nothing is. */
+function section<T>(heading: T, items: readonly T[]): T[] {
+  return items.length ? [heading, ...items] : []
 }
 
 function introducedBlocks(report: Report): Block[] {
   const introduced = introducedOpen(report)
-  const head: Block = { text: '\n### 2. Introduced findings\n', priority: 3 }
+  const head = '\n### 2. Introduced findings\n'
   if (introduced.length === 0)
-    return [
-      head,
-      { text: '_No introduced finding is open in a current receipt._', priority: 3 }
-    ]
+    return blocks(3, head, '_No introduced finding is open in a current receipt._')
   const notShown =
     report.annotationsNotShown > 0
       ? [
-          {
-            text: `\n${plural(report.annotationsNotShown, 'annotation')} not shown (limit: max-annotations); the JSON report (output \`report\`) lists every finding.`,
-            priority: 3
-          }
+          `\n${plural(report.annotationsNotShown, 'annotation')} not shown (limit: max-annotations); the JSON report (output \`report\`) lists every finding.`
         ]
       : []
-  return [head, ...findingBlocks(introduced, true), ...notShown]
+  return [
+    ...blocks(3, head),
+    ...findingBlocks(introduced, true),
+    ...blocks(3, ...notShown)
+  ]
 }
 
 /**
@@ -306,50 +291,25 @@ function introducedBlocks(report: Report): Block[] {
  * the diff (only in the Checks tab) with a link to the head's line, and base-side ones
  * no change of the diff removed (not annotated at all).
  */
-function placementBlocks(report: Report): Block[] {
-  const out: Block[] = []
-  const diff = report.diff
-  if (diff === undefined) return out
-  if (diff.outside.length)
-    out.push(
-      { text: '\n### Outside the diff — shown only in the Checks tab\n', priority: 2 },
-      ...diff.outside.map((entry) => ({ text: placedLine(entry), priority: 2 }))
+function placementBlocks({ diff }: Report): Block[] {
+  if (diff === undefined) return []
+  return blocks(
+    2,
+    ...section(
+      '\n### Outside the diff — shown only in the Checks tab\n',
+      diff.outside.map(placedLine)
+    ),
+    ...section(
+      '\n### Base-side, not mapped — no change of the diff removed these lines; not annotated\n',
+      diff.unmapped.map((entry) => `${placedLine(entry)} (base side)`)
     )
-  if (diff.unmapped.length)
-    out.push(
-      {
-        text: '\n### Base-side, not mapped — no change of the diff removed these lines; not annotated\n',
-        priority: 2
-      },
-      ...diff.unmapped.map((entry) => ({
-        text: `${placedLine(entry)} (base side)`,
-        priority: 2
-      }))
-    )
-  return out
-}
-
-/** Review coverage of the PR's code commits (issue 25): what no SHIP review's range holds. */
-function coverageBlocks(report: Report): Block[] {
-  const coverage = report.coverage
-  if (!coverage) return []
-  const head = `\n### Review coverage\n\n${coverage.reviewed} of ${plural(coverage.commits, 'code commit')} inside a SHIP review's range (its recorded base..reviewed head).`
-  const lines = coverage.list
-    .filter((c) => c.state !== 'reviewed')
-    .map((c) =>
-      c.state === 'unreviewed'
-        ? `- ${mdCode(shortSha(c.sha))} — unreviewed: inside no SHIP review's range`
-        : `- ${mdCode(shortSha(c.sha))} — unknown: under ${c.receipts.map((r) => mdCode(r.slice(r.lastIndexOf('/') + 1))).join(', ')}, whose base is unknown`
-    )
-  return [
-    { text: [head, ...(lines.length ? [''] : []), ...lines].join('\n'), priority: 2 }
-  ]
+  )
 }
 
 function placedLine(entry: PlacedFinding): string {
   const at = `${entry.path}:${entry.line}`
   const where = entry.url ? `[${mdInline(at)}](${linkTarget(entry.url)})` : mdCode(at)
-  return `- ${where} — **${mdInline(entry.severity)}** ${mdInline(entry.title)} · ${mdCode(entry.receipt.slice(entry.receipt.lastIndexOf('/') + 1))}`
+  return `- ${where} — **${mdInline(entry.severity)}** ${mdInline(entry.title)} · ${mdCode(fileName(entry.receipt))}`
 }
 
 /** A link target that cannot close the link early or break its line. */
@@ -358,6 +318,20 @@ function linkTarget(url: string): string {
     /[()<>\s\\]/g,
     (ch) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`
   )
+}
+
+/** Review coverage of the PR's code commits (issue 25): what no SHIP review's range holds. */
+function coverageBlocks({ coverage }: Report): Block[] {
+  if (!coverage) return []
+  const head = `\n### Review coverage\n\n${coverage.reviewed} of ${plural(coverage.commits, 'code commit')} inside a SHIP review's range (its recorded base..reviewed head).`
+  const lines = coverage.list
+    .filter((c) => c.state !== 'reviewed')
+    .map((c) =>
+      c.state === 'unreviewed'
+        ? `- ${mdCode(shortSha(c.sha))} — unreviewed: inside no SHIP review's range`
+        : `- ${mdCode(shortSha(c.sha))} — unknown: under ${c.receipts.map((r) => mdCode(fileName(r))).join(', ')}, whose base is unknown`
+    )
+  return blocks(2, [head, ...section('', lines)].join('\n'))
 }
 
 function suppressedDeferredBlocks(report: Report): Block[] {
@@ -388,10 +362,7 @@ function suppressedDeferredBlocks(report: Report): Block[] {
     }
     for (const note of d.notes) lines.push(`  - ${mdInline(note)}`)
   }
-  return [
-    { text: '\n### 3. Suppressed and deferred\n', priority: 3 },
-    { text: lines.join('\n'), priority: 3 }
-  ]
+  return blocks(3, '\n### 3. Suppressed and deferred\n', lines.join('\n'))
 }
 
 function validationBlocks(report: Report): Block[] {
@@ -412,10 +383,8 @@ function validationBlocks(report: Report): Block[] {
   const problems = report.problems
     .filter((p) => p.code === 'truncated-tree')
     .map((p) => `- ⚠️ ${mdInline(p.message)}`)
-  return [
-    { text: '\n### 4. Validation state\n', priority: 3 },
-    { text: [...lines, ...problems].join('\n') || '_Nothing to validate._', priority: 3 }
-  ]
+  const text = [...lines, ...problems].join('\n') || '_Nothing to validate._'
+  return blocks(3, '\n### 4. Validation state\n', text)
 }
 
 function anchorBlocks(report: Report): Block[] {
@@ -428,60 +397,46 @@ function anchorBlocks(report: Report): Block[] {
       (a) =>
         `${current.filter((f) => String(f.confidence) === a).length} / ${suppressed[a] ?? 0}`
     )
-    return [`| ${mdCode(row.path)} | ${cells.join(' | ')} |`]
+    return [[mdCode(row.path), ...cells]]
   })
-  if (rows.length === 0)
-    return [{ text: '\n### 5. Confidence anchors\n\n_No confidence data._', priority: 1 }]
-  return [
-    {
-      text: '\n### 5. Confidence anchors\n\nFindings shown / suppressed, by confidence.\n',
-      priority: 1
-    },
-    {
-      text: [
-        '| Receipt | 100 | 75 | 50 | 25 | 0 |',
-        '|---|---|---|---|---|---|',
-        ...rows
-      ].join('\n'),
-      priority: 1
-    }
-  ]
+  const head = '\n### 5. Confidence anchors\n'
+  if (rows.length === 0) return blocks(1, `${head}\n_No confidence data._`)
+  const intro = `${head}\nFindings shown / suppressed, by confidence.\n`
+  return blocks(1, intro, table(['Receipt', ...anchors], rows))
 }
 
 function otherFindingBlocks(report: Report): Block[] {
   const all = currentFindings(report)
-  const preExisting = all.filter((f) => f.classification === 'pre_existing' && isOpen(f))
-  const resolved = all.filter((f) => f.status === 'fixed' || f.status === 'withdrawn')
-  const stale = report.receipts.flatMap((row) =>
-    row.staleFindings.map((f) => ({ ...f, receipt: row.path }))
-  )
-  const out: Block[] = []
-  if (preExisting.length)
-    out.push(
-      { text: '\n### Pre-existing findings\n', priority: 2 },
-      ...findingBlocks(preExisting, false)
+  const heading = (text: string): Block => ({ text, priority: 2 })
+  return [
+    ...section(
+      heading('\n### Pre-existing findings\n'),
+      findingBlocks(all.filter((f) => f.classification === 'pre_existing' && isOpen(f)))
+    ),
+    ...section(
+      heading('\n### Resolved (fixed or withdrawn)\n'),
+      findingBlocks(all.filter((f) => f.status === 'fixed' || f.status === 'withdrawn'))
+    ),
+    // Stale evidence is detail: its lines are not current findings.
+    ...blocks(
+      1,
+      ...section(
+        '\n### Stale evidence (an older head; no annotations, no approval)\n',
+        report.receipts.flatMap((row) =>
+          row.staleFindings.map((f) => findingLine(f, row.path))
+        )
+      )
     )
-  if (resolved.length)
-    out.push(
-      { text: '\n### Resolved (fixed or withdrawn)\n', priority: 2 },
-      ...findingBlocks(resolved, false)
-    )
-  if (stale.length)
-    out.push(
-      {
-        text: '\n### Stale evidence (an older head; no annotations, no approval)\n',
-        priority: 1
-      },
-      ...findingBlocks(stale, false, false).map((b) => ({ ...b, priority: 1 }))
-    )
-  return out
+  ]
 }
 
 function proseBlocks(report: Report): Block[] {
-  return report.receipts
-    .filter((row) => row.details?.prose)
-    .map((row) => ({
-      text: `\n<details><summary>Reviewer prose — ${htmlText(row.path)}</summary>\n\n${mdFence(row.details?.prose ?? '')}\n\n</details>`,
-      priority: 0
-    }))
+  return report.receipts.flatMap((row) =>
+    row.details?.prose
+      ? blocks(
+          0,
+          `\n<details><summary>Reviewer prose — ${htmlText(row.path)}</summary>\n\n${mdFence(row.details.prose)}\n\n</details>`
+        )
+      : []
+  )
 }

@@ -1,9 +1,8 @@
 /**
  * The terminal report: the headline, what was selected, one entry per receipt with its
- * findings grouped by severity, then a one-line summary that says what to do. Lines fit
- * the terminal's width (wrapped lines indented under their entry), so a long run's
- * verdict does not scroll away in rows wrapped at column 0. Colours only on a TTY;
- * receipt text is made terminal-safe.
+ * findings by severity, then a summary line that says what to do. Wrapped lines stay
+ * indented under their entry, so a long run's verdict does not scroll away in rows
+ * wrapped at column 0. Colours only on a TTY; receipt text is made terminal-safe.
  */
 import type { Conclusion } from '../gate/gate.js'
 import { hintItem } from '../gate/deferred.js'
@@ -17,17 +16,12 @@ export const DEFAULT_WIDTH = 100
 /** Narrower terminals still get this many columns: words are not cut into crumbs. */
 const MIN_WIDTH = 40
 
-const MARK: Record<Conclusion, string> = {
-  success: '✓',
-  failure: '✗',
-  neutral: '○',
-  action_required: '!'
-}
-const COLOUR: Record<Conclusion, number> = {
-  success: 32,
-  failure: 31,
-  neutral: 90,
-  action_required: 33
+/** Each conclusion's mark and its colour (an ANSI code). */
+const MARK: Record<Conclusion, [string, number]> = {
+  success: ['✓', 32],
+  failure: ['✗', 31],
+  neutral: ['○', 90],
+  action_required: ['!', 33]
 }
 
 /** Renders the report for a terminal `width` columns wide. */
@@ -37,93 +31,86 @@ export function renderText(
   width: number = DEFAULT_WIDTH
 ): string {
   const cols = Math.max(MIN_WIDTH, Math.floor(width) || DEFAULT_WIDTH)
-  const paint = (code: number, text: string): string =>
-    color ? `\u001b[${code}m${text}\u001b[0m` : text
   const out: string[] = []
-  /** `mark` (painted, one column) then `text` wrapped, later lines `indent` columns in. */
-  const entry = (lead: string, mark: string, text: string, indent: number): void => {
-    // The mark is one column and a space (its colour codes take none).
-    const visible = lead.length + (mark ? 2 : 0)
-    const lines = wrap(text, cols - visible, cols - indent)
-    out.push(`${lead}${mark ? `${mark} ` : ''}${lines[0] ?? ''}`)
+  /**
+   * `lead` columns in, the `mark` (painted with `colour`) and a space, then `text`
+   * wrapped, its later lines `indent` columns in.
+   */
+  const entry = (
+    lead: number,
+    text: string,
+    indent: number,
+    mark = '',
+    colour = 0
+  ): void => {
+    const painted = color ? `\u001b[${colour}m${mark}\u001b[0m` : mark
+    const lines = wrap(
+      text,
+      cols - lead - (mark ? [...mark].length + 1 : 0),
+      cols - indent
+    )
+    out.push(`${' '.repeat(lead)}${mark ? `${painted} ` : ''}${lines[0] ?? ''}`)
     for (const line of lines.slice(1)) out.push(`${' '.repeat(indent)}${line}`)
   }
-  const conclusion = report.conclusion
-  out.push(
-    ...wrap(
-      `${MARK[conclusion]} ${conclusion} — ${terminalLine(renderTitle(report))} (head ${shortSha(report.head)})`,
-      cols,
-      cols - 2
-    ).map((line, i) =>
-      i === 0
-        ? line.replace(
-            `${MARK[conclusion]} ${conclusion}`,
-            paint(COLOUR[conclusion], `${MARK[conclusion]} ${conclusion}`)
-          )
-        : `  ${line}`
-    )
+  const { conclusion, head } = report
+  entry(
+    0,
+    `— ${terminalLine(renderTitle(report))} (head ${shortSha(head)})`,
+    2,
+    `${MARK[conclusion][0]} ${conclusion}`,
+    MARK[conclusion][1]
   )
-  entry('  ', '', selectionLine(report), 4)
+  entry(2, selectionLine(report), 4)
   for (const row of report.receipts) {
     const what = [row.type, row.mode, row.verdict]
       .map((v) => terminalLine(v ?? '—'))
       .concat(drawsLabel(row.draws))
       .join(' ')
-    const mark = paint(COLOUR[row.conclusion], MARK[row.conclusion])
-    const lines = wrap(
-      `${terminalLine(row.path)}  ${what}  ${terminalLine(row.reason)}`,
-      cols - 4,
-      cols - 6
-    )
-    out.push(`  ${mark} ${lines[0] ?? ''}`, ...lines.slice(1).map((l) => `      ${l}`))
-    for (const group of groupBySeverity(row.findings)) {
-      out.push(`      ${group.severity}:`)
-      for (const f of group.findings) entry('        ', '', findingLine(f), 10)
+    const text = `${terminalLine(row.path)}  ${what}  ${terminalLine(row.reason)}`
+    entry(2, text, 6, ...MARK[row.conclusion])
+    for (const severity of ['P0', 'P1', 'P2', 'P3']) {
+      const findings = row.findings.filter((f) => f.severity === severity)
+      if (findings.length > 0) out.push(`      ${severity}:`)
+      for (const f of findings) entry(8, findingLine(f), 10)
     }
   }
   for (const type of report.missing)
     entry(
-      '  ',
-      paint(31, '✗'),
-      `missing: no current ${terminalLine(type)} for ${shortSha(report.head)}`,
-      6
+      2,
+      `missing: no current ${terminalLine(type)} for ${shortSha(head)}`,
+      6,
+      '✗',
+      31
     )
   const d = report.deferred
-  if (d.skipped)
-    entry('  ', '', `deferred audit: ${terminalLine(auditSkipped(d.notes))}`, 4)
+  if (d.skipped) entry(2, `deferred audit: ${terminalLine(auditSkipped(d.notes))}`, 4)
   else {
-    entry('  ', '', `deferred audit: ${d.named} of ${d.expected} named in the PR body`, 4)
+    entry(2, `deferred audit: ${d.named} of ${d.expected} named in the PR body`, 4)
     for (const hint of d.hints) {
-      entry('    ', '', `not named: ${terminalLine(hintItem(hint))}`, 6)
-      if (hint.nearMiss !== null)
-        entry('      ', '', `near miss: ${terminalLine(hint.nearMiss.trim())}`, 8)
-      entry('      ', '', `why: ${terminalLine(hint.why)}`, 8)
-      entry('      ', '', `paste: ${terminalLine(hint.paste)}`, 8)
+      entry(4, `not named: ${terminalLine(hintItem(hint))}`, 6)
+      const nearMiss =
+        hint.nearMiss === null ? [] : [`near miss: ${hint.nearMiss.trim()}`]
+      for (const line of [...nearMiss, `why: ${hint.why}`, `paste: ${hint.paste}`])
+        entry(6, terminalLine(line), 8)
     }
   }
   for (const note of report.notes.filter((n) => !d.notes.includes(n)))
-    entry('  ', '', `note: ${terminalLine(note)}`, 4)
+    entry(2, `note: ${terminalLine(note)}`, 4)
   const coverage = report.coverage
   if (coverage)
     entry(
-      '  ',
-      '',
+      2,
       `coverage: ${coverage.reviewed} of ${coverage.commits} code commits reviewed${coverage.unreviewed.length ? `; unreviewed: ${coverage.unreviewed.map(shortSha).join(', ')}` : ''}${coverage.unknown.length ? `; unknown: ${coverage.unknown.map(shortSha).join(', ')}` : ''}`,
       4
     )
   if (report.annotationsNotShown > 0)
     entry(
-      '  ',
-      '',
+      2,
       `${report.annotationsNotShown} annotations over max-annotations (not shown)`,
       4
     )
-  const summary = wrap(summaryLine(report), cols - 2, cols - 2)
-  out.push(
-    '',
-    `${paint(COLOUR[conclusion], MARK[conclusion])} ${summary[0] ?? ''}`,
-    ...summary.slice(1).map((line) => `  ${line}`)
-  )
+  out.push('')
+  entry(0, summaryLine(report), 2, ...MARK[conclusion])
   return `${out.join('\n')}\n`
 }
 
@@ -140,12 +127,10 @@ const STATES = ['current', 'stale', 'ambiguous', 'unreadable'] as const
 
 /** The last line: the conclusion, the counts, and what to do next. */
 export function summaryLine(report: Report): string {
-  const counts = STATES.map(
-    (state) =>
-      [state, report.receipts.filter((r) => r.currentness === state).length] as const
-  )
-    .filter(([, n]) => n > 0)
-    .map(([state, n]) => `${n} ${state}`)
+  const counts = STATES.flatMap((state) => {
+    const n = report.receipts.filter((r) => r.currentness === state).length
+    return n > 0 ? [`${n} ${state}`] : []
+  })
   const receipts = `${plural(report.receipts.length, 'receipt')}${counts.length ? ` (${counts.join(', ')})` : ''}`
   const missing = report.missing.length ? `, ${report.missing.length} missing` : ''
   return `${report.conclusion}: ${receipts}${missing} — ${nextStep(report)}`
@@ -200,17 +185,6 @@ export function wrap(text: string, first: number, next: number): string[] {
   }
   lines.push(line)
   return lines
-}
-
-function groupBySeverity(
-  findings: readonly ReportFinding[]
-): Array<{ severity: string; findings: ReportFinding[] }> {
-  return ['P0', 'P1', 'P2', 'P3']
-    .map((severity) => ({
-      severity,
-      findings: findings.filter((f) => f.severity === severity)
-    }))
-    .filter((group) => group.findings.length > 0)
 }
 
 function findingLine(f: ReportFinding): string {
