@@ -7,6 +7,7 @@ import * as core from '@actions/core'
 import { readRunContext, type RunContext } from './action/context.js'
 import { routeEvent } from './action/event.js'
 import { readInputs, type ActionInputs } from './action/inputs.js'
+import { logUntrustedLines } from './action/log.js'
 import { emptyOutputs, reportOutputs, type Outputs } from './action/outputs.js'
 import {
   logReport,
@@ -17,6 +18,7 @@ import {
 } from './action/publish.js'
 import { mergeGroupReport, pullNotFoundReport } from './action/special-reports.js'
 import { workspaceSource } from './action/workspace.js'
+import { deferralSinkPath } from './gate/deferred.js'
 import { evaluate } from './gate/evaluate.js'
 import type { Report } from './gate/report.js'
 import { apiSource } from './github/api-source.js'
@@ -31,9 +33,6 @@ import {
   getPullRequest,
   type PullRequestInfo
 } from './github/pulls.js'
-import { deferralSinkPath } from './gate/deferred.js'
-import type { EventRoute } from './action/event.js'
-import { logUntrustedLines } from './action/log.js'
 
 /** Runs the action; never throws (a failure fails the step with one clear message). */
 export async function run(): Promise<void> {
@@ -51,8 +50,16 @@ export async function run(): Promise<void> {
       timeScale: context.timeScale,
       onRetry: core.info
     })
-    const to = (headSha: string, fork: boolean): PublishTarget =>
-      target(octokit, inputs, context, headSha, fork)
+    const to = (headSha: string, fork: boolean): PublishTarget => ({
+      octokit,
+      owner: context.owner,
+      repo: context.repo,
+      checkName: inputs.checkName,
+      headSha,
+      externalId: `${context.runId}-${context.runAttempt}`,
+      fork,
+      timeScale: context.timeScale
+    })
     if (route.kind === 'merge-group') {
       const published = await publishReport(
         mergeGroupReport(route.headSha),
@@ -75,11 +82,11 @@ export async function run(): Promise<void> {
       const why =
         'no open pull request has this head (workflow_run.pull_requests is empty for forks; set pull-number)'
       const report = pullNotFoundReport(route.headSha, why)
-      return await finish(report, inputs, context, to(route.headSha, false))
+      return await finish(report, inputs.failStep, to(route.headSha, false))
     }
     if (number === null) throw new Error('no pull request to gate')
     // One GraphQL read: the PR, and (the event naming the head) the receipts with it.
-    const read = readPull(octokit, inputs, context, route, number)
+    const read = readPull(octokit, inputs, context, number, route)
     const base = read.then((r) => r.pull.baseSha)
     base.catch(() => undefined) // awaited only by a workspace that holds a repository
     const head = route.headSha ?? (await read).pull.headSha
@@ -109,7 +116,7 @@ export async function run(): Promise<void> {
       // Links to the head's lines in the summary (issue 25).
       repositoryUrl: `${process.env.GITHUB_SERVER_URL || 'https://github.com'}/${context.owner}/${context.repo}`
     })
-    await finish(report, inputs, context, to(head, pull.fork))
+    await finish(report, inputs.failStep, to(head, pull.fork))
   } catch (error) {
     core.setFailed(
       `Receipt Gate: ${error instanceof Error ? error.message : String(error)}`
@@ -126,12 +133,9 @@ async function readPull(
   octokit: Octokit,
   inputs: ActionInputs,
   context: RunContext,
-  route: EventRoute,
-  number: number
+  number: number,
+  { headSha, headBranch }: { headSha: string | null; headBranch: string | null }
 ): Promise<{ pull: PullRequestInfo; graphql: GraphqlRead | null }> {
-  const named = route.kind === 'pull' || route.kind === 'workflow-run' ? route : null
-  const headSha = named?.headSha ?? null
-  const branch = headSha ? named?.headBranch : null
   try {
     const graphql = await readWithGraphql({
       octokit,
@@ -139,7 +143,7 @@ async function readPull(
       repo: context.repo,
       number,
       head: headSha,
-      branchSinkPath: branch ? deferralSinkPath(branch) : null,
+      branchSinkPath: headSha && headBranch ? deferralSinkPath(headBranch) : null,
       receiptsDir: inputs.gate.receiptsDir
     })
     return { pull: graphql.pull, graphql }
@@ -155,43 +159,23 @@ async function readPull(
 /** Publishes, writes the summary and the report, sets outputs, and fails the step when it must. */
 async function finish(
   report: Report,
-  inputs: ActionInputs,
-  context: RunContext,
+  failStep: boolean,
   to: PublishTarget
 ): Promise<void> {
   logReport(report)
   const [published, reportPath] = await Promise.all([
     publishReport(report, to),
-    writeReportFile(report, `${context.runId}-${context.runAttempt}`),
+    writeReportFile(report, to.externalId),
     writeJobSummary(report)
   ])
   setOutputs(reportOutputs(report, published, reportPath))
   const failing =
     report.conclusion === 'failure' || report.conclusion === 'action_required'
   // Without a check run the step's result is the only signal: fail it whatever fail-step says.
-  if (failing && (inputs.failStep || published.fallback)) {
+  if (failing && (failStep || published.fallback)) {
     core.setFailed(
       `Receipt Gate: ${report.conclusion} — see the ${published.fallback ? 'job summary' : `check run ${published.checkRunUrl}`}`
     )
-  }
-}
-
-function target(
-  octokit: Octokit,
-  inputs: ActionInputs,
-  context: RunContext,
-  headSha: string,
-  fork: boolean
-): PublishTarget {
-  return {
-    octokit,
-    owner: context.owner,
-    repo: context.repo,
-    checkName: inputs.checkName,
-    headSha,
-    externalId: `${context.runId}-${context.runAttempt}`,
-    fork,
-    timeScale: context.timeScale
   }
 }
 

@@ -1,8 +1,8 @@
 /** Pure parts of the action: event routing, the PR read's fields, workflow-command escaping, stop-commands. */
 import { describe, expect, it, jest } from '@jest/globals'
 import { routeEvent } from '../../src/action/event.js'
-import { annotate } from '../../src/action/fallback.js'
 import { logUntrusted } from '../../src/action/log.js'
+import { annotate } from '../../src/action/publish.js'
 import { pendingFields, type PullRequestInfo } from '../../src/github/pulls.js'
 import { readJsonBytes, type JsonObject } from '../../src/receipts/json.js'
 

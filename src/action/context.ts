@@ -30,19 +30,17 @@ export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext
   }
 }
 
+/** The event payload; an absent, unreadable or non-object one is empty. */
 function readPayload(path: string | undefined): JsonObject {
-  if (!path) return Object.create(null) as JsonObject
   try {
-    const read = readJsonBytes(readFileSync(path))
-    return read.ok && isJsonObject(read.value)
-      ? read.value
-      : (Object.create(null) as JsonObject)
+    const read = path ? readJsonBytes(readFileSync(path)) : null
+    if (read?.ok && isJsonObject(read.value)) return read.value
   } catch {
-    return Object.create(null) as JsonObject
+    // An unreadable payload file: the same as none.
   }
+  return Object.create(null) as JsonObject
 }
 
-/** `RECEIPT_GATE_TIME_SCALE` (default 1): multiplies every wait and timeout (tests). */
 /** `RECEIPT_GATE_TIME_SCALE` (default 1): tests shrink every wait and timeout with it. */
 export function timeScaleFrom(env: NodeJS.ProcessEnv): number {
   const scale = Number(env.RECEIPT_GATE_TIME_SCALE)

@@ -6,12 +6,11 @@ import * as core from '@actions/core'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { hintItem } from '../gate/deferred.js'
-import type { Report } from '../gate/report.js'
+import type { Report, ReportAnnotation } from '../gate/report.js'
 import { ChecksForbiddenError, publishCheckRun, type Dropped } from '../github/checks.js'
 import type { Octokit } from '../github/client.js'
 import { mdInline } from '../render/markdown-escape.js'
 import { SUMMARY_LIMITS, renderSummary, renderTitle } from '../render/summary.js'
-import { annotate, fallbackExplanation } from './fallback.js'
 import { logUntrustedLines } from './log.js'
 
 export interface PublishTarget {
@@ -32,25 +31,23 @@ export interface Published {
   fallback: boolean
 }
 
-/** Posts the check run, falling back to workflow commands on 403. */
+/**
+ * Posts the check run. On 403 (a fork PR's read-only token, or no `checks: write`) the log
+ * says why, and the annotations follow as workflow commands.
+ */
 export async function publishReport(
   report: Report,
   target: PublishTarget
 ): Promise<Published> {
-  const summary = renderSummary(report, SUMMARY_LIMITS.checkRun)
   try {
     const run = await publishCheckRun(target.octokit, {
-      owner: target.owner,
-      repo: target.repo,
+      ...target,
       name: target.checkName,
-      headSha: target.headSha,
-      externalId: target.externalId,
       conclusion: report.conclusion,
       title: renderTitle(report),
-      summary,
+      summary: renderSummary(report, SUMMARY_LIMITS.checkRun),
       annotations: report.annotations,
       summaryWithDropped: (dropped) => withDropped(report, dropped),
-      timeScale: target.timeScale,
       // These lines quote GitHub's error message: an API answer is untrusted text too
       // (printed raw, a `##[…]` or `::…` in it would run as a workflow command).
       log: (line) => logUntrustedLines([line])
@@ -62,10 +59,30 @@ export async function publishReport(
     return { checkRunId: String(run.id), checkRunUrl: run.url, fallback: false }
   } catch (error) {
     if (!(error instanceof ChecksForbiddenError)) throw error
-    for (const line of fallbackExplanation(error.message, target.fork)) core.warning(line)
+    core.warning(`Could not post the check run: ${error.message}`)
+    core.warning(
+      target.fork
+        ? 'This is a fork PR: its GITHUB_TOKEN is read-only. Gate forks with pull_request_target (safe: Receipt Gate reads receipts through the API and runs no PR code) or the workflow_run two-workflow setup.'
+        : "Give the job 'permissions: checks: write' (and contents: read, pull-requests: read)."
+    )
+    core.warning(
+      'Annotations follow as workflow commands, the summary is in the job summary, and the step fails if the gate fails.'
+    )
     for (const annotation of report.annotations) annotate(annotation)
     return { checkRunId: '', checkRunUrl: '', fallback: true }
   }
+}
+
+const LEVEL = { failure: 'error', warning: 'warning', notice: 'notice' } as const
+
+/** One `::error file=…,line=…::message` (or warning, notice) per annotation; the toolkit escapes it. */
+export function annotate(annotation: ReportAnnotation): void {
+  core[LEVEL[annotation.annotation_level]](annotation.message, {
+    title: annotation.title,
+    file: annotation.path,
+    startLine: annotation.start_line,
+    endLine: annotation.end_line
+  })
 }
 
 function withDropped(report: Report, dropped: readonly Dropped[]): string {

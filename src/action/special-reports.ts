@@ -1,15 +1,10 @@
 /** Reports for runs that gate no receipts: a merge group, and a PR that could not be found. */
 import type { Report } from '../gate/report.js'
 
-function empty(
-  head: string,
-  conclusion: Report['conclusion'],
-  note: string,
-  title: string
-): Report {
+function empty(head: string, title: string, note: string): Report {
   return {
     title,
-    conclusion,
+    conclusion: 'success',
     head,
     verdict: '',
     receipts: [],
@@ -26,10 +21,7 @@ function empty(
     },
     annotations: [],
     annotationsNotShown: 0,
-    problems:
-      conclusion === 'failure'
-        ? [{ code: 'pull-request-not-found', path: null, message: note }]
-        : [],
+    problems: [],
     notes: [note]
   }
 }
@@ -38,18 +30,17 @@ function empty(
 export function mergeGroupReport(head: string): Report {
   return empty(
     head,
-    'success',
-    'Merge queue: gated on the pull request (its receipts were checked there).',
-    'Gated on the pull request'
+    'Gated on the pull request',
+    'Merge queue: gated on the pull request (its receipts were checked there).'
   )
 }
 
 /** A `workflow_run` whose PR cannot be found: never a pass. */
 export function pullNotFoundReport(head: string, why: string): Report {
-  return empty(
-    head,
-    'failure',
-    `No pull request found for ${head}: ${why}. A required check never passes without its PR.`,
-    'No pull request found for this head'
-  )
+  const note = `No pull request found for ${head}: ${why}. A required check never passes without its PR.`
+  return {
+    ...empty(head, 'No pull request found for this head', note),
+    conclusion: 'failure',
+    problems: [{ code: 'pull-request-not-found', path: null, message: note }]
+  }
 }

@@ -1,11 +1,10 @@
 /**
- * Uses the runner's workspace as the receipt source when it already holds the PR head
- * with full history (e.g. `actions/checkout` with `fetch-depth: 0` on `pull_request`):
- * local git plumbing then replaces most API calls. Otherwise — no checkout, a shallow
- * one (the default depth 1), or one without the head — the API source is used, never a
- * decision from a cut history.
+ * The runner's workspace as the receipt source when it holds the PR head with full history
+ * (`actions/checkout` with `fetch-depth: 0`): git plumbing then replaces most API calls.
+ * Otherwise (no checkout, a shallow one, one without the head) the API source is used,
+ * never a decision from a cut history.
  */
-import { stat } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { gitSource, mergeBase, openRepository, resolveCommit } from '../source/git.js'
 import type { ReceiptSource } from '../gate/source.js'
@@ -17,7 +16,7 @@ export async function workspaceSource(
   /** The PR's base; a promise is awaited only when the workspace holds a repository. */
   base: string | Promise<string>
 ): Promise<ReceiptSource | null> {
-  if (!workspace || !(await exists(join(workspace, '.git')))) return null
+  if (!workspace || !existsSync(join(workspace, '.git'))) return null
   try {
     const { root: repo, shallow } = await openRepository(workspace)
     if (shallow) return null
@@ -30,14 +29,5 @@ export async function workspaceSource(
     return gitSource({ repo, head, mergeBase: await mergeBase(repo, baseSha, head) })
   } catch {
     return null
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path)
-    return true
-  } catch {
-    return false
   }
 }

@@ -1,9 +1,8 @@
 /**
  * The receipt source on a local git repository, through plumbing only: objects at the
  * head commit (never the working tree), trees compared by `diff-tree` whatever the
- * user's or the repository's configuration says (gitlinks included), history walked by
- * `log` once for all receipts. Every command runs on the repository's top level, so the
- * answer does not depend on the folder git was pointed at.
+ * configuration says, history walked by `log` once for all receipts. Every command runs
+ * on the repository's top level, so the answer does not depend on the folder given.
  */
 import { execFile, spawn } from 'node:child_process'
 import { gitChangedFiles } from '../gate/diff-map.js'
@@ -31,65 +30,53 @@ const GIT_ENV = {
   GIT_OPTIONAL_LOCKS: '0'
 }
 
+/** Arguments written as one command line (none of them holds a space). */
+const words = (line: string): string[] => line.trim().split(/\s+/)
+
 /**
- * Options that make a tree comparison list every changed path from the trees themselves:
- * submodule pointers whatever `.gitmodules` `ignore` or `diff.ignoreSubmodules` say,
- * both sides of a rename, mode-only changes; no external diff, no textconv.
+ * Every changed path from the trees themselves: submodule pointers whatever `.gitmodules`
+ * or `diff.ignoreSubmodules` say, both sides of a rename; no external diff, no textconv.
  */
-const TREE_DIFF = [
-  'diff-tree',
-  '-r',
-  '-z',
-  '--name-only',
-  '--no-renames',
-  '--ignore-submodules=none',
-  '--no-ext-diff',
-  '--no-textconv'
-]
+const TREE_DIFF = words(`diff-tree -r -z --name-only --no-renames --ignore-submodules=none
+  --no-ext-diff --no-textconv`)
 
 /** The PR's diff (run once): records of every change, renames found, then the patch. */
-const PR_DIFF = `diff -z --raw -p -M -U3 --no-color --no-ext-diff --no-textconv
-  --ignore-submodules=none`.split(/\s+/)
+const PR_DIFF = words(`diff -z --raw -p -M -U3 --no-color --no-ext-diff --no-textconv
+  --ignore-submodules=none`)
 
-/** Runs git in `repo`; resolves stdout (bytes), or rejects with {@link GitError}. */
-export async function git(
+/** Exit codes of a git that answered "no" (not found, not an ancestor) rather than failed. */
+const ANSWERED = [0, 1, 128]
+
+/** Runs git in `repo`; resolves its exit code and stdout, or rejects with {@link GitError}. */
+async function git(
   repo: string,
   args: readonly string[],
   okCodes: readonly number[] = [0]
-): Promise<{ code: number; stdout: Buffer }> {
+): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
       ['-C', repo, '-c', 'core.quotepath=off', '--literal-pathspecs', ...args],
-      { encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, env: GIT_ENV },
+      { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, env: GIT_ENV },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
         if (okCodes.includes(code)) resolve({ code, stdout })
         else
           reject(
-            new GitError(
-              firstLine(stderr.toString('utf8')) ||
-                (error?.message ?? `git ${args[0]} failed`)
-            )
+            new GitError(firstLine(stderr) || (error?.message ?? `git ${args[0]} failed`))
           )
       }
     )
   })
 }
 
-async function gitText(repo: string, args: readonly string[]): Promise<string> {
-  return (await git(repo, args)).stdout.toString('utf8').trim()
-}
-
 /** First meaningful line of git's stderr, without its `fatal: ` prefix. */
 function firstLine(text: string): string {
-  return (
-    text
-      .split('\n')
-      .find((line) => line.trim() !== '')
-      ?.replace(/^(fatal|error): /, '') ?? ''
-  )
+  const line = text.split('\n').find((l) => l.trim() !== '')
+  return line?.replace(/^(fatal|error): /, '') ?? ''
 }
+
+const splitNul = (text: string): string[] => text.split('\0').filter(Boolean)
 
 /**
  * The top level for any folder of a repository (pathspecs are relative to the folder git
@@ -100,7 +87,8 @@ export async function openRepository(
 ): Promise<{ root: string; shallow: boolean }> {
   try {
     const asked = ['--is-bare-repository', '--is-shallow-repository', '--show-toplevel']
-    const [bare, shallow, top] = (await gitText(dir, ['rev-parse', ...asked])).split('\n')
+    const out = await git(dir, ['rev-parse', ...asked])
+    const [bare, shallow, top] = out.stdout.trim().split('\n')
     return { root: bare === 'true' || !top ? dir : top, shallow: shallow === 'true' }
   } catch {
     throw new GitError(`not a git repository: ${dir}`)
@@ -109,26 +97,17 @@ export async function openRepository(
 
 /** Resolves a revision the user typed to a full commit SHA; a clear error when it names none. */
 export async function resolveCommit(repo: string, rev: string): Promise<string> {
-  if (/[\n\r]/.test(rev) || rev.startsWith('-'))
-    throw new GitError(`unknown revision ${JSON.stringify(rev)}`)
-  const found = await git(
-    repo,
-    ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`],
-    [0, 1, 128]
-  )
-  const sha = found.stdout.toString('utf8').trim()
-  if (found.code !== 0 || sha === '') {
-    const empty = await git(
-      repo,
-      ['rev-parse', '--verify', '--quiet', 'HEAD'],
-      [0, 1, 128]
-    )
-    const anyRef = await git(repo, ['for-each-ref', '--count=1'], [0])
-    if (empty.code !== 0 && anyRef.stdout.length === 0)
-      throw new GitError('the repository has no commits')
-    throw new GitError(`unknown revision ${JSON.stringify(rev)}`)
-  }
-  return sha
+  const unknown = new GitError(`unknown revision ${JSON.stringify(rev)}`)
+  if (/[\n\r]/.test(rev) || rev.startsWith('-')) throw unknown
+  const verify = ['rev-parse', '--verify', '--quiet']
+  const found = await git(repo, [...verify, `${rev}^{commit}`], ANSWERED)
+  const sha = found.stdout.trim()
+  if (found.code === 0 && sha !== '') return sha
+  const empty = await git(repo, [...verify, 'HEAD'], ANSWERED)
+  const anyRef = await git(repo, ['for-each-ref', '--count=1'])
+  if (empty.code !== 0 && anyRef.stdout === '')
+    throw new GitError('the repository has no commits')
+  throw unknown
 }
 
 /** `git merge-base base head`, or null when the two have none. */
@@ -138,32 +117,23 @@ export async function mergeBase(
   head: string
 ): Promise<string | null> {
   const found = await git(repo, ['merge-base', base, head], [0, 1])
-  const sha = found.stdout.toString('utf8').trim()
-  return found.code === 0 && sha !== '' ? sha : null
+  return (found.code === 0 && found.stdout.trim()) || null
 }
 
 /** The branch HEAD points at, or null when HEAD is detached. */
 export async function headBranch(repo: string): Promise<string | null> {
-  const branch = await git(
-    repo,
-    ['symbolic-ref', '--quiet', '--short', 'HEAD'],
-    [0, 1, 128]
-  )
-  return branch.code === 0 ? branch.stdout.toString('utf8').trim() || null : null
+  const branch = await git(repo, ['symbolic-ref', '--quiet', '--short', 'HEAD'], ANSWERED)
+  return (branch.code === 0 && branch.stdout.trim()) || null
 }
 
 /** Paths whose blob, mode or kind differ between two commits (`from` null: a root commit's). */
-export async function changedPaths(
+async function changedPaths(
   repo: string,
   from: string | null,
   to: string
 ): Promise<string[]> {
   const args = from === null ? [...TREE_DIFF, '--root', to] : [...TREE_DIFF, from, to]
   return splitNul((await git(repo, [...args, '--'])).stdout)
-}
-
-function splitNul(bytes: Buffer): string[] {
-  return bytes.toString('utf8').split('\0').filter(Boolean)
 }
 
 /**
@@ -176,46 +146,29 @@ async function listTree(
   dir: string,
   recursive = true
 ): Promise<TreeEntry[]> {
-  const out = await git(repo, [
-    'ls-tree',
-    ...(recursive ? ['-r'] : []),
-    '-l',
-    '-z',
-    '--full-tree',
-    commit,
-    '--',
-    dir
-  ])
+  const lsTree = words(`ls-tree ${recursive ? '-r' : ''} -l -z --full-tree`)
+  const out = await git(repo, [...lsTree, commit, '--', dir])
   return splitNul(out.stdout).flatMap((record) => {
     const tab = record.indexOf('\t')
     const [mode = '', type = '', sha = '', size = '-'] = record.slice(0, tab).split(/ +/)
     const path = record.slice(tab + 1)
     if (path !== dir && !path.startsWith(`${dir}/`)) return []
-    return [
-      {
-        path,
-        mode,
-        type: type === 'commit' ? 'commit' : type === 'tree' ? 'tree' : 'blob',
-        sha,
-        size: size === '-' ? null : Number(size)
-      }
-    ]
+    const kind = type === 'commit' || type === 'tree' ? type : 'blob'
+    return [{ path, mode, type: kind, sha, size: size === '-' ? null : Number(size) }]
   })
 }
 
 /**
- * Reads objects by name through one `cat-file --batch` process: each answer is a header
- * line (`<oid> <type> <size>`, or `<name> missing`) and, for a found object, its content.
+ * Reads blobs by name through one `cat-file --batch` process (null: missing, or not a
+ * blob). Each answer is a header line (`<oid> <type> <size>`, or `<name> missing`) and,
+ * for a found object, its content.
  */
-async function readObjects(
+async function readBlobs(
   repo: string,
   names: readonly string[]
-): Promise<Array<{ type: string; content: Buffer } | null>> {
+): Promise<Array<Buffer | null>> {
   if (names.length === 0) return []
-  const child = spawn('git', ['-C', repo, 'cat-file', '--batch'], {
-    env: GIT_ENV,
-    stdio: ['pipe', 'pipe', 'pipe']
-  })
+  const child = spawn('git', ['-C', repo, 'cat-file', '--batch'], { env: GIT_ENV })
   const chunks: Buffer[] = []
   child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
   child.stdin.on('error', () => undefined)
@@ -227,25 +180,21 @@ async function readObjects(
   })
   if (code !== 0) throw new GitError(`git cat-file exited with ${code ?? 'a signal'}`)
   const out = Buffer.concat(chunks)
-  const answers: Array<{ type: string; content: Buffer } | null> = []
   let at = 0
-  for (let i = 0; i < names.length; i++) {
+  return names.map(() => {
     const eol = out.indexOf(0x0a, at)
     const header = out.toString('utf8', at, eol).split(' ')
     at = eol + 1
-    if (header.length !== 3) {
-      answers.push(null)
-      continue
-    }
+    if (header.length !== 3) return null
     const size = Number(header[2])
-    answers.push({ type: header[1] as string, content: out.subarray(at, at + size) })
+    const content = out.subarray(at, at + size)
     at += size + 1
-  }
-  return answers
+    return header[1] === 'blob' ? content : null
+  })
 }
 
 export interface GitSourceOptions {
-  /** The repository's top level ({@link repositoryRoot}). */
+  /** The repository's top level ({@link openRepository}). */
   repo: string
   head: string
   /** The merge base of the PR's base and the head, or null when selection does not need it. */
@@ -256,6 +205,7 @@ export interface GitSourceOptions {
 
 const SHALLOW_HINT =
   'the repository is a shallow clone: fetch its history (git fetch --unshallow, or actions/checkout with fetch-depth: 0)'
+const NO_BASE = 'no merge base with the base branch'
 
 /** A {@link ReceiptSource} over a local repository at a resolved head commit. */
 export function gitSource({
@@ -266,29 +216,28 @@ export function gitSource({
 }: GitSourceOptions): ReceiptSource {
   // A commit's changed paths, computed once however many receipts it recorded.
   const commitPaths = new Map<string, Promise<string[]>>()
-  const pathsOf = async (parent: string | null, sha: string): Promise<string[]> => {
-    let found = commitPaths.get(sha)
-    if (!found) {
-      found = changedPaths(repo, parent, sha)
-      commitPaths.set(sha, found)
-    }
-    return found
-  }
   const receiptCommit = async (
     path: string,
-    walked: { sha: string; parent: string | null } | undefined
+    walked: WalkedCommit | undefined
   ): Promise<ReceiptCommit | null> => {
     const commit = walked ?? (await newestCommitOf(repo, head, path))
     if (commit === null) return null
     // The boundary of a shallow clone looks like a root commit that added everything.
     if (commit.parent === null && shallow)
       return { ...commit, changedPaths: null, note: SHALLOW_HINT }
-    return { ...commit, changedPaths: await pathsOf(commit.parent, commit.sha) }
+    const paths =
+      commitPaths.get(commit.sha) ?? changedPaths(repo, commit.parent, commit.sha)
+    commitPaths.set(commit.sha, paths)
+    return { ...commit, changedPaths: await paths }
   }
+  // Only full object ids reach git: never a ref, an abbreviation or an option that
+  // receipt text could spell.
+  const fullId = (id: string | null): id is string =>
+    id !== null && fullObjectId(id, head) === id
   let prFiles: Promise<ChangedFile[]> | undefined
   const prDiff = async (base: string): Promise<ChangedFile[]> =>
     (prFiles ??= git(repo, [...PR_DIFF, base, head, '--']).then((out) =>
-      gitChangedFiles(out.stdout.toString('utf8'))
+      gitChangedFiles(out.stdout)
     ))
   return {
     head,
@@ -297,13 +246,8 @@ export function gitSource({
       return { entries: await listTree(repo, head, dir), truncated: false }
     },
     async readBlobs(shas) {
-      const found = await readObjects(repo, shas)
-      return new Map(
-        shas.map((sha, i) => {
-          const object = found[i]
-          return [sha, object?.type === 'blob' ? object.content : 'no such blob']
-        })
-      )
+      const found = await readBlobs(repo, shas)
+      return new Map(shas.map((sha, i) => [sha, found[i] ?? 'no such blob']))
     },
     async readFile(path: string): Promise<Uint8Array | string | null> {
       const [entry] = await listTree(repo, head, path, false)
@@ -311,48 +255,37 @@ export function gitSource({
       if (entry.type !== 'blob') return notAFile(path, entry.type)
       if (entry.mode === '120000') return notAFile(path, 'symlink')
       if ((entry.size ?? 0) > FILE_READ_CAP) return overFileCap(path)
-      const [blob] = await readObjects(repo, [entry.sha])
-      return blob?.content ?? null
+      const [blob] = await readBlobs(repo, [entry.sha])
+      return blob ?? null
     },
     async changedPaths() {
       if (mergeBase === null)
-        return {
-          paths: null,
-          note: shallow
-            ? `no merge base with the base branch (${SHALLOW_HINT})`
-            : 'no merge base with the base branch'
-        }
+        return { paths: null, note: shallow ? `${NO_BASE} (${SHALLOW_HINT})` : NO_BASE }
       // Both sides of a rename: the paths `diff-tree --no-renames` lists, from the one diff.
       const files = await prDiff(mergeBase)
       const renamed = files.flatMap((f) => f.previousPath ?? [])
       return { paths: [...files.map((f) => f.path), ...renamed] }
     },
     async ancestry(reviewed: string): Promise<Ancestry> {
-      // Only a full object id is ever handed to git (the gate checked it is one): never a
-      // ref, an abbreviation or an option that receipt text could spell.
-      if (fullObjectId(reviewed, head) !== reviewed) return { kind: 'unknown-commit' }
+      if (!fullId(reviewed)) return { kind: 'unknown-commit' }
       if (reviewed === head) return { kind: 'identical' }
       // One walk tells a commit from other objects and how it relates to the head: it lists
       // the commit itself (`<`, or `-` as a boundary), never a tag (peeled to its commit).
       const paths = changedPaths(repo, reviewed, head)
       void paths.catch(() => undefined)
       const args = [
-        'rev-list',
-        '--left-right',
-        '--boundary',
+        ...words('rev-list --left-right --boundary'),
         `${reviewed}...${head}`,
         '--'
       ]
       const walk = await git(repo, args, [0, 128])
-      const listed = walk.stdout.toString('utf8').split('\n')
+      const listed = walk.stdout.split('\n')
       if (walk.code !== 0 || !listed.some((line) => line.slice(1) === reviewed)) {
-        const type = await git(repo, ['cat-file', '-t', reviewed], [0, 1, 128])
+        const type = await git(repo, ['cat-file', '-t', reviewed], ANSWERED)
         if (type.code !== 0)
-          return shallow
-            ? { kind: 'unknown-commit', note: SHALLOW_HINT }
-            : { kind: 'unknown-commit' }
+          return { kind: 'unknown-commit', ...(shallow && { note: SHALLOW_HINT }) }
         // A commit whose walk failed (a broken repository): git's own error.
-        if (type.stdout.toString('utf8').trim() === 'commit') await git(repo, args)
+        if (type.stdout.trim() === 'commit') await git(repo, args)
         return { kind: 'not-a-commit' }
       }
       if (listed.some((line) => line.startsWith('<'))) return { kind: 'not-ancestor' }
@@ -361,36 +294,23 @@ export function gitSource({
     },
     async receiptCommits(receipts) {
       const found = await newestCommits(repo, head, receipts)
-      const answers = new Map<string, ReceiptCommit | null>()
-      await Promise.all(
-        receipts.map(async ({ path }) => {
-          answers.set(path, await receiptCommit(path, found.get(path)))
-        })
-      )
-      return answers
+      const ask = async ({ path }: { path: string }) =>
+        [path, await receiptCommit(path, found.get(path))] as const
+      return new Map(await Promise.all(receipts.map(ask)))
     },
     async changedFiles() {
-      if (mergeBase === null)
-        return { files: null, note: 'no merge base with the base branch' }
+      if (mergeBase === null) return { files: null, note: NO_BASE }
       return { files: await prDiff(mergeBase) }
     },
     async prCommits() {
-      if (mergeBase === null)
-        return { commits: null, note: 'no merge base with the base branch' }
+      if (mergeBase === null) return { commits: null, note: NO_BASE }
       return { commits: await prCommitPaths(repo, `${mergeBase}..${head}`) }
     },
     async commitsBetween(from, to) {
       const since = from ?? mergeBase
-      const full = (id: string | null): boolean =>
-        id !== null && fullObjectId(id, head) === id
-      // Only full object ids reach git: never a ref or an option receipt text could spell.
-      if (!full(since) || !full(to)) return null
+      if (!fullId(since) || !fullId(to)) return null
       const out = await git(repo, ['rev-list', to, `^${since}`, '--'], [0, 128])
-      if (out.code !== 0) return null
-      return out.stdout
-        .toString('utf8')
-        .split('\n')
-        .filter((line) => line !== '')
+      return out.code === 0 ? out.stdout.split('\n').filter((line) => line !== '') : null
     }
   }
 }
@@ -400,27 +320,20 @@ export function gitSource({
  * one `log` (not a `diff-tree` per commit). Records start with \x01 and the commit id.
  */
 async function prCommitPaths(repo: string, range: string): Promise<PrCommit[]> {
-  const out = await git(repo, [
-    'log',
-    '-z',
-    '--no-merges',
-    '--reverse',
-    '--format=%x01%H',
-    '--name-only',
-    '--no-renames',
-    '--ignore-submodules=none',
-    range,
-    '--'
-  ])
+  const log = words(`log -z --no-merges --reverse --format=%x01%H --name-only --no-renames
+    --ignore-submodules=none`)
+  const out = await git(repo, [...log, range, '--'])
   const commits: Array<PrCommit & { paths: string[] }> = []
-  for (const token of out.stdout.toString('utf8').split('\0')) {
+  for (const token of out.stdout.split('\0')) {
     const header = /^\x01([0-9a-f]{40}(?:[0-9a-f]{24})?)$/.exec(token)
+    const path = token.replace(/^\n/, '')
     if (header) commits.push({ sha: header[1] as string, paths: [] })
-    else if (token.replace(/^\n/, '') !== '')
-      commits[commits.length - 1]?.paths.push(token.replace(/^\n/, ''))
+    else if (path !== '') commits[commits.length - 1]?.paths.push(path)
   }
   return commits
 }
+
+type WalkedCommit = { sha: string; parent: string | null }
 
 /**
  * One walk of the history of the receipts' folders for every receipt: the newest commit
@@ -431,26 +344,16 @@ async function newestCommits(
   repo: string,
   head: string,
   receipts: ReadonlyArray<{ path: string; blob: string }>
-): Promise<Map<string, { sha: string; parent: string | null }>> {
+): Promise<Map<string, WalkedCommit>> {
   const wanted = new Map(receipts.map(({ path, blob }) => [path, blob]))
-  const found = new Map<string, { sha: string; parent: string | null }>()
+  const found = new Map<string, WalkedCommit>()
   if (wanted.size === 0) return found
-  const folders = [
-    ...new Set(receipts.map(({ path }) => path.slice(0, path.lastIndexOf('/')) || '.'))
-  ]
-  const out = await git(repo, [
-    'log',
-    '-z',
-    '--raw',
-    '--no-abbrev',
-    '--no-renames',
-    '--ignore-submodules=none',
-    '--format=%x1e%H %P',
-    head,
-    '--',
-    ...folders
-  ])
-  for (const record of out.stdout.toString('utf8').split('\x1e')) {
+  const folders = new Set(
+    receipts.map(({ path }) => path.slice(0, path.lastIndexOf('/')) || '.')
+  )
+  const log = words('log -z --raw --no-abbrev --no-renames --ignore-submodules=none')
+  const out = await git(repo, [...log, '--format=%x1e%H %P', head, '--', ...folders])
+  for (const record of out.stdout.split('\x1e')) {
     const headerEnd = record.indexOf('\0')
     if (headerEnd < 0) continue
     const [sha = '', parent] = record.slice(0, headerEnd).split(' ')
@@ -474,9 +377,9 @@ async function newestCommitOf(
   repo: string,
   head: string,
   path: string
-): Promise<{ sha: string; parent: string | null } | null> {
-  const log = await gitText(repo, ['log', '-1', '--format=%H %P', head, '--', path])
-  if (log === '') return null
-  const [sha = '', parent] = log.split(' ')
+): Promise<WalkedCommit | null> {
+  const log = await git(repo, ['log', '-1', '--format=%H %P', head, '--', path])
+  if (log.stdout.trim() === '') return null
+  const [sha = '', parent] = log.stdout.trim().split(' ')
   return { sha, parent: parent ?? null }
 }

@@ -1,20 +1,12 @@
 /**
- * Ends the process with `process.exitCode` once what was written to stdout and stderr has
- * been flushed (a write's callback runs after every earlier write to the stream).
- *
- * Performance (issue 7): called when the run is over, every promise settled. A natural exit
- * also waits for the git processes to be reaped and tears the heap down, about 5 ms of a
- * CLI run on a 2-core runner, with nothing left to do.
+ * Ends the process with `process.exitCode` once stdout and stderr are flushed (a write's
+ * callback runs after every earlier write). Called when the run is over: a natural exit
+ * would also wait for git processes to be reaped and tear the heap down (issue 7: ~5 ms).
  */
 export async function exitWhenFlushed(): Promise<never> {
-  await flushed(process.stdout)
-  await flushed(process.stderr)
+  for (const stream of [process.stdout, process.stderr]) {
+    // A closed stream (EPIPE: `receipt-gate check | head`) calls back with its error.
+    await new Promise((resolve) => stream.write('', resolve))
+  }
   process.exit()
-}
-
-async function flushed(stream: NodeJS.WriteStream): Promise<void> {
-  // A closed stream (EPIPE: `receipt-gate check | head`) calls back with its error.
-  return new Promise((resolve) => {
-    stream.write('', () => resolve())
-  })
 }
