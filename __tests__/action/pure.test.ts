@@ -1,9 +1,8 @@
-/** Pure parts of the action: event routing, the PR read's fields, workflow-command escaping, stop-commands. */
+/** Pure parts of the action: event routing, workflow-command escaping, stop-commands. */
 import { describe, expect, it, jest } from '@jest/globals'
 import { routeEvent } from '../../src/action/event.js'
 import { logUntrusted } from '../../src/action/log.js'
 import { annotate } from '../../src/action/publish.js'
-import { pendingFields, type PullRequestInfo } from '../../src/github/pulls.js'
 import { readJsonBytes, type JsonObject } from '../../src/receipts/json.js'
 
 const payload = (value: unknown): JsonObject => {
@@ -73,41 +72,6 @@ describe('routeEvent', () => {
     expect(
       routeEvent('pull_request', payload({ pull_request: { number: 1.5 } }), null).kind
     ).toBe('nothing')
-  })
-})
-
-describe('pendingFields (the PR read beside the listing)', () => {
-  const info: PullRequestInfo = {
-    number: 7,
-    headSha: 'a'.repeat(40),
-    headRef: 'feature/fn-7',
-    baseSha: 'b'.repeat(40),
-    body: null,
-    changedFiles: 3,
-    fork: false
-  }
-
-  it('gives each field of the read', async () => {
-    const fields = pendingFields(Promise.resolve(info))
-    for (const key of Object.keys(info) as (keyof PullRequestInfo)[])
-      expect(await fields[key]).toBe(info[key])
-  })
-
-  it('a failed read rejects every field where it is awaited, never unhandled before', async () => {
-    const unhandled: unknown[] = []
-    const record = (reason: unknown) => unhandled.push(reason)
-    process.on('unhandledRejection', record)
-    try {
-      const failure = new Error('pulls/get: 502')
-      const fields = pendingFields(Promise.reject(failure))
-      // Long enough for node to report any rejection nobody handled.
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      expect(unhandled).toEqual([])
-      await expect(fields.body).rejects.toBe(failure)
-      await expect(fields.fork).rejects.toBe(failure)
-    } finally {
-      process.off('unhandledRejection', record)
-    }
   })
 })
 

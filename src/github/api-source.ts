@@ -3,7 +3,7 @@
  * uses when the workspace does not hold the PR head. It reads receipts as data and
  * never runs PR code, so it is safe under `pull_request_target`.
  */
-import { limiter } from '../util/concurrency.js'
+import { limiter, mapLimit } from '../util/concurrency.js'
 import {
   FILE_READ_CAP,
   notAFile,
@@ -15,36 +15,27 @@ import {
   type TreeListing
 } from '../gate/source.js'
 import { fullObjectId } from '../gate/review-head.js'
-import { GitHubError, type Octokit } from './client.js'
-import { prCommitMethods } from './pr-commits.js'
-import { filesPageParams, folderTreeParams } from './routes.js'
+import { GitHubError, isUnknownName, type Octokit } from './client.js'
+import {
+  compareFrom,
+  prCommitMethods,
+  touchedPaths,
+  type PrCommitsOptions
+} from './pr-commits.js'
 
 /** GitHub caps the PR files list at 3,000 and a comparison's files at 300. */
-export const PR_FILES_CAP = 3000
-export const COMPARE_FILES_CAP = 300
+const PR_FILES_CAP = 3000
+const COMPARE_FILES_CAP = 300
 const BLOB_CONCURRENCY = 8
 
-export interface ApiSourceOptions {
-  octokit: Octokit
-  owner: string
-  repo: string
-  head: string
-  pullNumber: number
+type Repo = { owner: string; repo: string }
+
+export interface ApiSourceOptions extends PrCommitsOptions {
   /**
    * `changed_files` of the PR (from pulls.get): over the cap, selection falls back to
    * all. A promise lets the tree walk start while the PR is being read.
    */
   changedFiles: number | Promise<number>
-  /** The PR's base commit (pulls.get), for review coverage: no PR commit is reachable from it. */
-  baseSha?: string | Promise<string>
-}
-
-type RawTreeEntry = {
-  path?: string
-  mode?: string
-  type?: string
-  sha?: string
-  size?: number
 }
 
 /** A {@link ReceiptSource} over the REST API. */
@@ -107,11 +98,8 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
     },
     ancestry: async (reviewed) => ancestry(octokit, base, reviewed, head),
     async receiptCommits(receipts) {
-      const limit = limiter(BLOB_CONCURRENCY)
-      const found = await Promise.all(
-        receipts.map(async ({ path }) =>
-          limit(async () => receiptCommit(octokit, base, head, path))
-        )
+      const found = await mapLimit(receipts, BLOB_CONCURRENCY, async ({ path }) =>
+        receiptCommit(octokit, base, head, path)
       )
       return new Map(receipts.map(({ path }, i) => [path, found[i] ?? null]))
     }
@@ -130,9 +118,12 @@ async function readFilesList(options: ApiSourceOptions): Promise<FilesList> {
   const { octokit, owner, repo } = options
   // The first page is asked for beside the PR read, whose file count decides whether
   // the list is used at all (one page is the cost of that guess on a PR over the cap).
-  const firstPage = octokit.rest.pulls.listFiles(
-    filesPageParams({ owner, repo }, options.pullNumber)
-  )
+  const firstPage = octokit.rest.pulls.listFiles({
+    owner,
+    repo,
+    pull_number: options.pullNumber,
+    per_page: 100
+  })
   firstPage.catch(() => undefined) // awaited below, unless the count says otherwise
   const changedFiles = await options.changedFiles
   if (changedFiles > PR_FILES_CAP) {
@@ -141,10 +132,46 @@ async function readFilesList(options: ApiSourceOptions): Promise<FilesList> {
       note: `the PR changes ${changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
     }
   }
-  return { files: await octokit.pagesFrom(await firstPage) }
+  return { files: await allPages(octokit, await firstPage) }
+}
+
+type Page<T> = { data: T[]; headers: { link?: string } }
+
+/** Every page of a list from its first: the `last` link's pages 8 at a time, else by `next`. */
+async function allPages<T>(octokit: Octokit, first: Page<T>): Promise<T[]> {
+  const link = (page: Page<T>, rel: string): string | undefined =>
+    new RegExp(`<([^>]+)>;\\s*rel="${rel}"`).exec(page.headers.link ?? '')?.[1]
+  const last = link(first, 'last')
+  const count = Number(
+    last && URL.canParse(last) && new URL(last).searchParams.get('page')
+  )
+  // GitHub's lists stop at 3,000 items (30 pages): a larger count is not believed.
+  if (last && Number.isInteger(count) && count > 1 && count <= 30) {
+    const pages = Array.from({ length: count - 1 }, (_, i) => i + 2)
+    const later = await mapLimit(pages, 8, async (page) => {
+      const url = new URL(last)
+      url.searchParams.set('page', String(page))
+      return (await octokit.request(`GET ${url.href}`)).data as T[]
+    })
+    return [...first.data, ...later.flat()]
+  }
+  const items = [...first.data]
+  for (let page = first; ;) {
+    const next = link(page, 'next')
+    if (!next) return items
+    page = await octokit.request(`GET ${next}`)
+    items.push(...page.data)
+  }
 }
 
 type RawTree = { tree: unknown; truncated?: unknown }
+type RawTreeEntry = {
+  path?: string
+  mode?: string
+  type?: string
+  sha?: string
+  size?: number
+}
 
 /**
  * Lists `dir` at the head from one recursive tree of that folder only (SPEC §2: a
@@ -152,7 +179,7 @@ type RawTree = { tree: unknown; truncated?: unknown }
  */
 export async function listTree(
   octokit: Octokit,
-  base: { owner: string; repo: string },
+  base: Repo,
   head: string,
   dir: string
 ): Promise<TreeListing> {
@@ -160,43 +187,38 @@ export async function listTree(
     (await folderByName(octokit, base, head, dir)) ??
     (await walkTo(octokit, base, head, dir))
   if (!data) return { entries: [], truncated: false }
-  const entries: TreeEntry[] = (data.tree as RawTreeEntry[])
-    .filter(
-      (entry) =>
-        entry.type !== 'tree' &&
-        typeof entry.path === 'string' &&
-        typeof entry.sha === 'string'
-    )
-    .map((entry) => ({
-      path: `${dir}/${entry.path}`,
-      type: entry.type === 'commit' ? 'commit' : 'blob',
-      mode: entry.mode ?? '100644',
-      sha: entry.sha as string,
-      size: typeof entry.size === 'number' ? entry.size : null
-    }))
+  const entries: TreeEntry[] = (data.tree as RawTreeEntry[]).flatMap((entry) =>
+    entry.type === 'tree' ||
+    typeof entry.path !== 'string' ||
+    typeof entry.sha !== 'string'
+      ? []
+      : {
+          path: `${dir}/${entry.path}`,
+          type: entry.type === 'commit' ? 'commit' : 'blob',
+          mode: entry.mode ?? '100644',
+          sha: entry.sha,
+          size: typeof entry.size === 'number' ? entry.size : null
+        }
+  )
   return { entries, truncated: data.truncated === true }
 }
 
 /**
- * The folder's recursive tree in one request (issue 7, SPEC §9's "1 tree"): GitHub
- * resolves a tree-ish `<commit>:<path>` as `tree_sha`, where walking there costs one
- * request per segment, each waiting for the last. Its description names only SHAs and
- * refs, so a refusal (404, 422: also what a missing folder gets) is not an answer:
- * undefined sends the caller down the walk, which tells the two apart.
+ * The folder's recursive tree in one request (issue 7): GitHub resolves `<commit>:<path>`
+ * as `tree_sha`, though documented for SHAs and refs only; a refusal (404, 422: also a
+ * missing folder's answer) sends the caller down the walk, which tells the two apart.
  */
 async function folderByName(
   octokit: Octokit,
-  base: { owner: string; repo: string },
+  base: Repo,
   head: string,
   dir: string
 ): Promise<RawTree | undefined> {
-  // Only plain segments (null otherwise): `.` would mean something else to git than to
-  // the walk.
-  const params = folderTreeParams(base, head, dir)
-  if (!params) return undefined
+  // A `.` segment would mean something else to git than to the walk.
+  if (dir.split('/').includes('.')) return undefined
   try {
-    const { data } = await octokit.rest.git.getTree(params)
-    return data
+    const tree_sha = `${head}:${dir}`
+    return (await octokit.rest.git.getTree({ ...base, tree_sha, recursive: '1' })).data
   } catch (error) {
     if (isUnknownName(error)) return undefined
     throw error
@@ -206,7 +228,7 @@ async function folderByName(
 /** Walks to `dir` through non-recursive trees, then takes one recursive tree of it. */
 async function walkTo(
   octokit: Octokit,
-  base: { owner: string; repo: string },
+  base: Repo,
   head: string,
   dir: string
 ): Promise<RawTree | null> {
@@ -219,17 +241,12 @@ async function walkTo(
     if (!next?.sha) return null
     sha = next.sha
   }
-  const { data } = await octokit.rest.git.getTree({
-    ...base,
-    tree_sha: sha,
-    recursive: '1'
-  })
-  return data
+  return (await octokit.rest.git.getTree({ ...base, tree_sha: sha, recursive: '1' })).data
 }
 
 async function readBlob(
   octokit: Octokit,
-  base: { owner: string; repo: string },
+  base: Repo,
   sha: string
 ): Promise<Uint8Array | string> {
   try {
@@ -238,64 +255,37 @@ async function readBlob(
     const { data } = await octokit.rest.git.getBlob({ ...base, file_sha: sha })
     if (typeof data.content !== 'string')
       return `${sha}: the blob's answer holds no content`
-    return data.encoding === 'base64'
-      ? Buffer.from(data.content, 'base64')
-      : Buffer.from(data.content, 'utf8')
+    return Buffer.from(data.content, data.encoding === 'base64' ? 'base64' : 'utf8')
   } catch (error) {
     if (error instanceof GitHubError) return error.message
     throw error
   }
 }
 
-/** The paths a files list touches: a rename both (moving a receipt in or out of the folder changes it). */
-function touchedPaths(
-  files: ReadonlyArray<{ filename: string; previous_filename?: string }>
-): string[] {
-  return files.flatMap((file) =>
-    file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
-  )
-}
-
-/** GitHub's answer to a name it cannot resolve (a commit, `<commit>:<path>`): 404 or 422. */
-function isUnknownName(error: unknown): boolean {
-  return error instanceof GitHubError && (error.status === 404 || error.status === 422)
-}
-
 /** One compare call per reviewed SHA: `R...H`. */
-export async function ancestry(
+async function ancestry(
   octokit: Octokit,
-  base: { owner: string; repo: string },
+  base: Repo,
   reviewed: string,
   head: string
 ): Promise<Ancestry> {
   // Receipt text is hostile: only a full object id goes into the URL (the gate checked).
   if (fullObjectId(reviewed, head) !== reviewed) return { kind: 'unknown-commit' }
   if (reviewed === head.toLowerCase()) return { kind: 'identical' }
-  try {
-    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-      ...base,
-      basehead: `${reviewed}...${head}`,
-      per_page: 1
-    })
-    // GitHub resolves a basehead as a ref first where one has that name: the comparison
-    // counts only when its base is the reviewed commit itself.
-    if (data.base_commit.sha.toLowerCase() !== reviewed) return { kind: 'unknown-commit' }
-    if (data.status === 'identical') return { kind: 'identical' }
-    if (data.status !== 'ahead') return { kind: 'not-ancestor' }
-    const files = data.files ?? []
-    if (files.length >= COMPARE_FILES_CAP)
-      return { kind: 'too-large', commits: data.ahead_by }
-    return { kind: 'ahead', commits: data.ahead_by, changedPaths: touchedPaths(files) }
-  } catch (error) {
-    if (isUnknownName(error)) return { kind: 'unknown-commit' }
-    throw error
-  }
+  const data = await compareFrom(octokit, base, reviewed, head)
+  if (data === null) return { kind: 'unknown-commit' }
+  if (data.status === 'identical') return { kind: 'identical' }
+  if (data.status !== 'ahead') return { kind: 'not-ancestor' }
+  const files = data.files ?? []
+  if (files.length >= COMPARE_FILES_CAP)
+    return { kind: 'too-large', commits: data.ahead_by }
+  return { kind: 'ahead', commits: data.ahead_by, changedPaths: touchedPaths(files) }
 }
 
 /** The newest commit that changed `path`: one list-commits call (its files come from the compare). */
 async function receiptCommit(
   octokit: Octokit,
-  base: { owner: string; repo: string },
+  base: Repo,
   head: string,
   path: string
 ): Promise<ReceiptCommit | null> {

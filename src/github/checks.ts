@@ -13,12 +13,12 @@ import {
   MAX_RETRIES,
   attemptTimeoutMs,
   backoff,
-  isPermissionDenied,
   sleep,
+  transient,
   type Octokit
 } from './client.js'
 
-export const ANNOTATIONS_PER_REQUEST = 50
+const ANNOTATIONS_PER_REQUEST = 50
 
 export interface CheckRunInput {
   owner: string
@@ -41,11 +41,11 @@ export interface Dropped {
   reason: string
 }
 
-export interface PublishedCheckRun {
+type Posted = { posted: number; dropped: Dropped[] }
+
+export interface PublishedCheckRun extends Posted {
   id: number
   url: string
-  posted: number
-  dropped: Dropped[]
 }
 
 /** Raised on 403 without a rate limit: no `checks: write` (fork PRs). The caller falls back. */
@@ -70,72 +70,97 @@ export async function publishCheckRun(
     posted = result.posted
     dropped.push(...result.dropped)
   }
-  if (dropped.length > 0) {
-    await guarded(async () =>
-      octokit.rest.checks.update({
-        owner: input.owner,
-        repo: input.repo,
-        check_run_id: created.id,
-        output: { title: input.title, summary: input.summaryWithDropped(dropped) }
-      })
-    )
-  }
+  if (dropped.length > 0)
+    await update(octokit, input, created.id, {
+      summary: input.summaryWithDropped(dropped)
+    })
   return { id: created.id, url: created.url, posted, dropped }
 }
 
-/** Maps a 403 permission answer to {@link ChecksForbiddenError}. */
+/** Maps the 403 GitHub gives a token without `checks: write` to {@link ChecksForbiddenError}. */
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (error) {
-    if (isPermissionDenied(error))
+    if (status(error) === 403 && !/rate limit/i.test((error as Error).message))
       throw new ChecksForbiddenError((error as Error).message)
     throw error
   }
 }
 
-/**
- * A write whose answer never came (timeout, reset) may still be in flight: GitHub can
- * apply it after we gave up. Re-sending at once posted a second check run (or the same
- * annotations twice) when the first attempt landed late.
- */
-function unanswered(error: unknown): boolean {
-  return error instanceof GitHubError && error.status === undefined
-}
-
-/**
- * Looks for a write's effect with `find`; after an unanswered write, keeps looking (with
- * backoff) for one request timeout — longer than GitHub spends on a request — before
- * concluding it did not land. After an answered failure one look is enough.
- */
-async function landed<T>(
-  find: () => Promise<T | null>,
-  error: unknown,
-  timeScale: number
-): Promise<T | null> {
-  const deadline = Date.now() + (unanswered(error) ? attemptTimeoutMs(timeScale) : 0)
-  for (let attempt = 0; ; attempt++) {
-    const found = await find()
-    const left = deadline - Date.now()
-    if (found !== null || left <= 0) return found
-    await sleep(Math.min(backoff(attempt) * timeScale, left))
-  }
-}
-
-function transient(error: unknown): boolean {
-  return (
-    error instanceof GitHubError && (error.status === undefined || error.status >= 500)
+/** PATCHes the run's output: its title and summary, and `annotations` when given. */
+async function update(
+  octokit: Octokit,
+  input: CheckRunInput,
+  id: number,
+  output: { summary?: string; annotations?: ReportAnnotation[] }
+): Promise<void> {
+  await guarded(async () =>
+    octokit.rest.checks.update({
+      owner: input.owner,
+      repo: input.repo,
+      check_run_id: id,
+      output: { title: input.title, summary: input.summary, ...output }
+    })
   )
 }
 
-/** POST the run; on a transient failure, find it by external_id before trying again. */
+/** The HTTP status of a failed request; undefined when no answer came; null: not one. */
+const status = (error: unknown): number | undefined | null =>
+  error instanceof GitHubError ? error.status : null
+
+interface Write<T> {
+  send: () => Promise<T>
+  /** The write's effect, where it landed (null: not found). */
+  find: () => Promise<T | null>
+  /** Answers a 422 (the annotations refused); without it, a 422 is thrown. */
+  refused?: (error: Error) => Promise<T>
+  /** What the write does, to log its retries. */
+  what?: string
+}
+
+/**
+ * Sends a write, and after a transient failure looks for its effect before sending it
+ * again (up to {@link MAX_RETRIES} times): a write whose answer was lost may have landed,
+ * and re-sending it posted a second check run or the same annotations twice.
+ */
+async function writeOnce<T>(input: CheckRunInput, write: Write<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write.send()
+    } catch (error) {
+      const code = status(error)
+      if (code === 422 && write.refused) return write.refused(error as Error)
+      if (code === null || !transient(code) || attempt >= MAX_RETRIES) throw error
+      if (write.what)
+        input.log(
+          `${write.what} failed (${(error as Error).message}); looking for it before retrying`
+        )
+      // Unanswered (timeout, reset), the write may land late: keep looking (with backoff)
+      // for one request timeout, longer than GitHub spends on a request. Else one look.
+      const deadline =
+        Date.now() + (code === undefined ? attemptTimeoutMs(input.timeScale) : 0)
+      for (let look = 0; ; look++) {
+        const found = await write.find()
+        if (found !== null) return found
+        const left = deadline - Date.now()
+        if (left <= 0) break
+        await sleep(Math.min(backoff(look) * input.timeScale, left))
+      }
+      await sleep(backoff(attempt) * input.timeScale)
+    }
+  }
+}
+
+/** POSTs the run, looked up by `external_id` after a transient failure. */
 async function createOnce(
   octokit: Octokit,
   input: CheckRunInput,
   first: readonly ReportAnnotation[]
-): Promise<{ id: number; url: string; posted: number; dropped: Dropped[] }> {
-  for (let attempt = 0; ; attempt++) {
-    try {
+): Promise<PublishedCheckRun> {
+  return writeOnce(input, {
+    what: 'creating the check run',
+    send: async () => {
       const { data } = await guarded(async () =>
         octokit.rest.checks.create({
           owner: input.owner,
@@ -150,55 +175,33 @@ async function createOnce(
         })
       )
       return { id: data.id, url: data.html_url ?? '', posted: first.length, dropped: [] }
-    } catch (error) {
-      if (isUnprocessable(error) && first.length > 0) {
-        // The annotations were refused: create without them, then isolate the bad ones.
-        const created = await createOnce(octokit, input, [])
-        const result = await postBatch(octokit, input, created.id, first, 0)
-        return { ...created, posted: result.posted, dropped: result.dropped }
-      }
-      if (!transient(error) || attempt >= MAX_RETRIES) throw error
-      input.log(
-        `creating the check run failed (${(error as Error).message}); looking for it before retrying`
-      )
-      const existing = await landed(
-        async () => findByExternalId(octokit, input),
-        error,
-        input.timeScale
-      )
-      if (existing)
-        return {
-          ...existing,
-          posted: Math.min(first.length, existing.annotations),
-          dropped: []
-        }
-      await sleep(backoff(attempt) * input.timeScale)
-    }
-  }
-}
-
-async function findByExternalId(
-  octokit: Octokit,
-  input: CheckRunInput
-): Promise<{ id: number; url: string; annotations: number } | null> {
-  const { data } = await octokit.rest.checks.listForRef({
-    owner: input.owner,
-    repo: input.repo,
-    ref: input.headSha,
-    check_name: input.name,
-    filter: 'all',
-    per_page: 100
+    },
+    find: async () => {
+      const { data } = await octokit.rest.checks.listForRef({
+        owner: input.owner,
+        repo: input.repo,
+        ref: input.headSha,
+        check_name: input.name,
+        filter: 'all',
+        per_page: 100
+      })
+      const run = data.check_runs.find((c) => c.external_id === input.externalId)
+      if (!run) return null
+      const posted = Math.min(first.length, run.output.annotations_count)
+      return { id: run.id, url: run.html_url ?? '', posted, dropped: [] }
+    },
+    // The annotations were refused: create without them, then isolate the bad ones.
+    refused:
+      first.length > 0
+        ? async () => {
+            const created = await createOnce(octokit, input, [])
+            return {
+              ...created,
+              ...(await postBatch(octokit, input, created.id, first, 0))
+            }
+          }
+        : undefined
   })
-  const run = data.check_runs.find(
-    (candidate) => candidate.external_id === input.externalId
-  )
-  return run
-    ? { id: run.id, url: run.html_url ?? '', annotations: run.output.annotations_count }
-    : null
-}
-
-function isUnprocessable(error: unknown): boolean {
-  return error instanceof GitHubError && error.status === 422
 }
 
 /** PATCHes one batch; `before` is how many annotations the run holds already. */
@@ -209,79 +212,41 @@ async function postBatch(
   batch: readonly ReportAnnotation[],
   before: number,
   probed = false
-): Promise<{ posted: number; dropped: Dropped[] }> {
+): Promise<Posted> {
   if (batch.length === 0) return { posted: before, dropped: [] }
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await guarded(async () =>
-        octokit.rest.checks.update({
-          owner: input.owner,
-          repo: input.repo,
-          check_run_id: id,
-          output: { title: input.title, summary: input.summary, annotations: [...batch] }
-        })
+  const done = (): Posted => ({ posted: before + batch.length, dropped: [] })
+  return writeOnce(input, {
+    send: async () => {
+      await update(octokit, input, id, { annotations: [...batch] })
+      return done()
+    },
+    // Annotations append: a PATCH that landed behind a 502 must not be sent twice.
+    find: async () => {
+      const { data } = await octokit.rest.checks.get({
+        owner: input.owner,
+        repo: input.repo,
+        check_run_id: id
+      })
+      return data.output.annotations_count >= before + batch.length ? done() : null
+    },
+    // Split in halves until each refused annotation stands alone. A 422 may come from the
+    // output itself, not the annotations: one PATCH without them tells, before splitting.
+    refused: async (error) => {
+      if (batch.length > 1 && !probed) await update(octokit, input, id, {})
+      const [only] = batch
+      if (batch.length === 1 && only)
+        return { posted: before, dropped: [{ annotation: only, reason: error.message }] }
+      const half = Math.ceil(batch.length / 2)
+      const left = await postBatch(octokit, input, id, batch.slice(0, half), before, true)
+      const right = await postBatch(
+        octokit,
+        input,
+        id,
+        batch.slice(half),
+        left.posted,
+        true
       )
-      return { posted: before + batch.length, dropped: [] }
-    } catch (error) {
-      if (isUnprocessable(error)) {
-        if (batch.length > 1 && !probed) await probeWithoutAnnotations(octokit, input, id)
-        return isolate(octokit, input, id, batch, before, (error as Error).message)
-      }
-      if (!transient(error) || attempt >= MAX_RETRIES) throw error
-      // Annotations append: a PATCH that landed behind a 502 must not be sent twice.
-      const done = await landed(
-        async () => {
-          const { data } = await octokit.rest.checks.get({
-            owner: input.owner,
-            repo: input.repo,
-            check_run_id: id
-          })
-          return data.output.annotations_count >= before + batch.length ? true : null
-        },
-        error,
-        input.timeScale
-      )
-      if (done) return { posted: before + batch.length, dropped: [] }
-      await sleep(backoff(attempt) * input.timeScale)
+      return { posted: right.posted, dropped: [...left.dropped, ...right.dropped] }
     }
-  }
-}
-
-/**
- * A 422 may come from the output itself, not the annotations: then no batch can ever
- * pass, and splitting would only multiply requests. One PATCH without annotations tells.
- */
-async function probeWithoutAnnotations(
-  octokit: Octokit,
-  input: CheckRunInput,
-  id: number
-): Promise<void> {
-  await guarded(async () =>
-    octokit.rest.checks.update({
-      owner: input.owner,
-      repo: input.repo,
-      check_run_id: id,
-      output: { title: input.title, summary: input.summary }
-    })
-  )
-}
-
-/** Splits a refused batch in halves until each refused annotation stands alone. */
-async function isolate(
-  octokit: Octokit,
-  input: CheckRunInput,
-  id: number,
-  batch: readonly ReportAnnotation[],
-  before: number,
-  reason: string
-): Promise<{ posted: number; dropped: Dropped[] }> {
-  if (batch.length === 1)
-    return {
-      posted: before,
-      dropped: [{ annotation: batch[0] as ReportAnnotation, reason }]
-    }
-  const half = Math.ceil(batch.length / 2)
-  const left = await postBatch(octokit, input, id, batch.slice(0, half), before, true)
-  const right = await postBatch(octokit, input, id, batch.slice(half), left.posted, true)
-  return { posted: right.posted, dropped: [...left.dropped, ...right.dropped] }
+  })
 }

@@ -1,34 +1,27 @@
 /**
- * The GitHub client: `@actions/github`'s Octokit (GITHUB_API_URL, the runner's proxy
- * settings) with the retry and throttling plugins, and the product's policy (SPEC §5)
- * around them: a 20 s deadline per attempt, reads retried on 5xx and network errors
- * (writes are re-sent only by `checks.ts`, once it has proved the first did not land),
- * rate limits waited for up to 60 s, and every wait shrunk by `RECEIPT_GATE_TIME_SCALE`
- * in tests.
+ * The GitHub client: `@actions/github`'s Octokit with the retry and throttling plugins,
+ * and the product's policy (SPEC §5): a 20 s deadline per attempt, reads retried on 5xx
+ * and network errors (writes only by `checks.ts`, once it proved the first did not land),
+ * rate limits waited for up to 60 s, every wait shrunk by `RECEIPT_GATE_TIME_SCALE`.
  */
 import { getOctokit } from '@actions/github'
 import type { Octokit as Core } from '@octokit/core'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
 import Bottleneck from 'bottleneck/light.js'
-import { mapLimit } from '../util/concurrency.js'
 
 export const MAX_RETRIES = 3
-export const REQUEST_TIMEOUT_MS = 20_000
-export const MAX_RATE_LIMIT_WAIT_S = 60
+const REQUEST_TIMEOUT_MS = 20_000
+const MAX_RATE_LIMIT_WAIT_S = 60
 
-export type Octokit = ReturnType<typeof getOctokit> & {
-  /** Every page of a list, from a first page already asked for (to ask it beside other work). */
-  pagesFrom<T>(firstPage: { data: T[]; headers: { link?: string } }): Promise<T[]>
-}
+export type Octokit = ReturnType<typeof getOctokit>
 
 /** Thrown when a request failed for good; the message never contains the token. */
 export class GitHubError extends Error {
   constructor(
     message: string,
     /** HTTP status, or undefined when no answer came (network error, timeout). */
-    readonly status: number | undefined,
-    readonly route: string
+    readonly status: number | undefined
   ) {
     super(message)
   }
@@ -105,15 +98,11 @@ export function createClient(options: ClientOptions): Octokit {
     try {
       return await request(params)
     } catch (error) {
-      const failure = describe(error)
-      throw new GitHubError(
-        `${route}: ${redact(failure.message, token)}`,
-        failure.status,
-        route
-      )
+      const { message, status } = describe(error)
+      throw new GitHubError(`${route}: ${redact(message, token)}`, status)
     }
   })
-  return Object.assign(octokit, { pagesFrom: pagesFrom(octokit) })
+  return octokit
 }
 
 /**
@@ -139,10 +128,10 @@ function perAttempt(timeScale: number, log: (line: string) => void) {
         refuseDowngrade(options.baseUrl, response.url)
         return response
       } catch (error) {
-        const failure = describe(error)
-        const transient = failure.status === undefined || failure.status >= 500
-        if (read && transient && (params.request.retryCount ?? 0) < MAX_RETRIES)
-          log(`${params.method} ${params.url}: ${failure.why}; retrying`)
+        const { status } = describe(error)
+        const why = status === undefined ? 'network error' : `HTTP ${status}`
+        if (read && transient(status) && (params.request.retryCount ?? 0) < MAX_RETRIES)
+          log(`${params.method} ${params.url}: ${why}; retrying`)
         throw error
       }
     })
@@ -161,42 +150,7 @@ function timedOut(request: unknown): Error {
 /** An answer reached over http after an https request (a redirect) is not GitHub's. */
 function refuseDowngrade(baseUrl: string | undefined, url: string | undefined): void {
   if (baseUrl?.startsWith('https:') && url?.startsWith('http:'))
-    throw new GitHubError(`refused a redirect from https to ${url}`, 400, 'redirect')
-}
-
-/**
- * The later pages of a list: those the first page's `last` link numbers, together (8 at
- * a time, not one round trip per page), else following `next` as `paginate` does.
- */
-function pagesFrom(octokit: ReturnType<typeof getOctokit>): Octokit['pagesFrom'] {
-  const link = (page: { headers: { link?: string } }, rel: string): string | undefined =>
-    new RegExp(`<([^>]+)>;\\s*rel="${rel}"`).exec(page.headers.link ?? '')?.[1]
-  return async <T>(first: { data: T[]; headers: { link?: string } }) => {
-    const last = link(first, 'last')
-    const count = Number(
-      last && URL.canParse(last) && new URL(last).searchParams.get('page')
-    )
-    // GitHub's lists stop at 3,000 items (30 pages): a larger count is not believed.
-    if (last && Number.isInteger(count) && count > 1 && count <= 30) {
-      const later = await mapLimit(
-        Array.from({ length: count - 1 }, (_, i) => i + 2),
-        8,
-        async (page) => {
-          const url = new URL(last)
-          url.searchParams.set('page', String(page))
-          return (await octokit.request(`GET ${url.href}`)).data as T[]
-        }
-      )
-      return [...first.data, ...later.flat()]
-    }
-    const items = [...first.data]
-    for (let page = first; ;) {
-      const next = link(page, 'next')
-      if (!next) return items
-      page = await octokit.request(`GET ${next}`)
-      items.push(...page.data)
-    }
-  }
+    throw new GitHubError(`refused a redirect from https to ${url}`, 400)
 }
 
 /**
@@ -207,14 +161,9 @@ function redact(message: string, token: string): string {
   return token.length >= 4 ? message.split(token).join('***') : message
 }
 
-/** Status, message and a short reason of an Octokit error; never its request headers. */
-export function describe(error: unknown): {
-  status: number | undefined
-  message: string
-  why: string
-} {
-  if (error instanceof GitHubError)
-    return { status: error.status, message: error.message, why: error.message }
+/** Status and message of an Octokit error; never its request headers. */
+function describe(error: unknown): { status: number | undefined; message: string } {
+  if (error instanceof GitHubError) return error
   const e = error as {
     status?: unknown
     message?: unknown
@@ -233,14 +182,13 @@ export function describe(error: unknown): {
     const message = timedOut
       ? 'request timed out'
       : `network error: ${text.split('\n')[0]}`
-    return { status, message, why: 'network error' }
+    return { status, message }
   }
   const apiMessage = (e.response?.data as { message?: unknown } | undefined)?.message
   const text = typeof apiMessage === 'string' ? apiMessage : `HTTP ${status}`
   return {
     status,
-    message: `${status} ${text}${rateLimitNote(status, e.response?.headers ?? {}, text)}`,
-    why: `HTTP ${status}`
+    message: `${status} ${text}${rateLimitNote(status, e.response?.headers ?? {}, text)}`
   }
 }
 
@@ -267,11 +215,10 @@ function rateLimitNote(
     : ` (GitHub rate limit persisted after ${MAX_RETRIES} waits)`
 }
 
-/** Is this the 403 GitHub gives a token without `checks: write` (fork PRs)? */
-export function isPermissionDenied(error: unknown): boolean {
-  return (
-    error instanceof GitHubError &&
-    error.status === 403 &&
-    !/rate limit/i.test(error.message)
-  )
-}
+/** No answer (network error, timeout) or a 5xx: the same request may yet succeed. */
+export const transient = (status: number | undefined): boolean =>
+  status === undefined || status >= 500
+
+/** GitHub's answer to a name it cannot resolve (a commit, `<commit>:<path>`): 404 or 422. */
+export const isUnknownName = (error: unknown): boolean =>
+  error instanceof GitHubError && (error.status === 404 || error.status === 422)

@@ -6,23 +6,27 @@
  * byte (binary, truncated or non-UTF-8 blobs, folders deeper than the query reaches).
  */
 import { createHash } from 'node:crypto'
+import { z } from 'zod'
 import {
   FILE_READ_CAP,
   notAFile,
   overFileCap,
-  type PrGraphCommit,
   type ReceiptCommit,
   type ReceiptSource,
-  type TreeEntry,
-  type TreeListing
+  type TreeEntry
 } from '../gate/source.js'
 import { listTree as restListTree } from './api-source.js'
 import type { Octokit } from './client.js'
-import { PR_COMMITS_CAP, prCommitMethods } from './pr-commits.js'
+import {
+  OVER_CAP,
+  PR_COMMITS_CAP,
+  prCommitMethods,
+  type CommitGraph
+} from './pr-commits.js'
 import type { PullRequestInfo } from './pulls.js'
 
 /** Levels of the receipts folder read in the query (`x.json.history/` is the second). */
-export const TREE_DEPTH = 3
+const TREE_DEPTH = 3
 
 export interface GraphqlReadOptions {
   octokit: Octokit
@@ -47,14 +51,14 @@ export interface GraphqlRead {
 
 // ------------------------------------------------------------------ the answers
 
-type Json = Record<string, unknown>
-
-interface BlobFacts {
-  byteSize: number
-  isBinary: boolean | null
-  isTruncated: boolean
-  text: string | null
-}
+// An API answer is untrusted: anything unexpected is an error or a fallback, not a crash.
+const Blob = z.object({
+  byteSize: z.number(),
+  isBinary: z.boolean().nullable().catch(null),
+  isTruncated: z.boolean().catch(false),
+  text: z.string().nullable().catch(null)
+})
+type BlobFacts = z.infer<typeof Blob>
 
 interface GqlEntry {
   name: string
@@ -66,56 +70,84 @@ interface GqlEntry {
   entries: GqlEntry[] | null
 }
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null)
+const Tree = z.object({ entries: z.unknown().optional() })
 
-/** An API answer is untrusted: anything unexpected is an error, not a crash. */
-class BadAnswer extends Error {
-  constructor(what: string) {
-    super(`GraphQL answer without ${what}`)
-  }
-}
-
-function blobOf(value: unknown): BlobFacts | null {
-  if (!isObject(value) || typeof value.byteSize !== 'number') return null
-  return {
-    byteSize: value.byteSize,
-    isBinary: typeof value.isBinary === 'boolean' ? value.isBinary : null,
-    isTruncated: value.isTruncated === true,
-    text: str(value.text)
-  }
-}
-
-function entriesOf(value: unknown): GqlEntry[] | null {
-  if (!Array.isArray(value)) return null
-  return value.flatMap((raw): GqlEntry[] => {
-    if (!isObject(raw)) return []
-    const name = str(raw.name)
-    const type = str(raw.type)
-    const oid = str(raw.oid)
-    if (!name || !type || !oid || typeof raw.mode !== 'number') return []
-    const object = isObject(raw.object) ? raw.object : null
-    return [
-      {
-        name,
-        type,
-        mode: raw.mode,
-        oid,
-        blob: blobOf(object),
-        entries: object ? entriesOf(object.entries) : null
-      }
-    ]
+const Entry: z.ZodType<GqlEntry> = z
+  .object({
+    name: z.string().min(1),
+    type: z.string().min(1),
+    mode: z.number(),
+    oid: z.string().min(1),
+    object: z.unknown().optional()
   })
+  .transform(({ object, ...entry }) => ({
+    ...entry,
+    blob: Blob.safeParse(object).data ?? null,
+    entries: entriesOf(Tree.safeParse(object).data?.entries)
+  }))
+
+/** A tree's entries, an odd one left out (it costs only itself); null: not a list. */
+function entriesOf(value: unknown): GqlEntry[] | null {
+  return Array.isArray(value)
+    ? value.flatMap((raw) => Entry.safeParse(raw).data ?? [])
+    : null
 }
+
+/** The folder at the head: null when absent or not a folder (an empty listing). */
+const folderEntries = (folder: unknown): GqlEntry[] | null =>
+  entriesOf(Tree.safeParse(folder).data?.entries)
+
+const Oids = z.object({ nodes: z.array(z.object({ oid: z.string() })) })
+
+/** The first 100 commits of the PR (GraphQL's page), each with its parents. */
+const Commits = z.object({
+  totalCount: z.number(),
+  nodes: z.array(
+    z.object({
+      commit: z.object({
+        oid: z.string().min(1),
+        parents: Oids.extend({ totalCount: z.number() })
+      })
+    })
+  )
+})
+
+const Answer = z.object({
+  repository: z.object({
+    pullRequest: z.object({
+      headRefOid: z.string().min(1),
+      baseRefOid: z.string().min(1),
+      headRefName: z.string().catch(''),
+      body: z.string().nullable().catch(null),
+      changedFiles: z.number().catch(0),
+      isCrossRepository: z.boolean().catch(false),
+      commits: z.unknown().optional()
+    }),
+    folder: z.unknown().optional(),
+    head: z
+      .object({ sink: Entry.nullable().catch(null) })
+      .nullable()
+      .catch(null)
+  })
+})
+
+/** GraphQL's `errors`, as @octokit/graphql's error carries them. */
+const GqlErrors = z.array(
+  z.object({ type: z.string().nullish(), message: z.string().nullish() })
+)
+
+/** `history(first: 1)`: the newest commit, with its first parent when listed. */
+const History = z.object({
+  nodes: z.array(z.object({ oid: z.string(), parents: Oids.catch({ nodes: [] }) }))
+})
+const HistoryAnswer = z.object({
+  repository: z.object({ object: z.record(z.string(), z.unknown()) })
+})
 
 // ------------------------------------------------------------------ the queries
 
 const BLOB = 'byteSize isBinary isTruncated text'
-/**
- * The PR's commit graph for review coverage (issue 25.3), as pulls/commits lists it: the
- * first 100 (GraphQL's page); a longer PR's is listed through REST.
- */
+/** The PR's commit graph for review coverage (issue 25.3); past 100, REST lists it. */
 const COMMITS =
   'commits(first: 100) { totalCount nodes { commit { oid parents(first: 2) { totalCount nodes { oid } } } } }'
 
@@ -124,6 +156,8 @@ function entriesSelection(depth: number): string {
   const inner = depth > 1 ? ` ... on Tree { ${entriesSelection(depth - 1)} }` : ''
   return `entries { name type mode oid object { ... on Blob { ${BLOB} }${inner} } }`
 }
+
+const FOLDER = `folder: object(expression: $folder) { ... on Tree { ${entriesSelection(TREE_DEPTH)} } }`
 
 /** The one read: the PR, and when the head is known, the folder and the deferral file. */
 function mainQuery(withFolder: boolean, withSink: boolean): string {
@@ -140,16 +174,14 @@ function mainQuery(withFolder: boolean, withSink: boolean): string {
       number body headRefOid baseRefOid headRefName isCrossRepository changedFiles
       ${COMMITS}
     }
-    ${withFolder ? `folder: object(expression: $folder) { ... on Tree { ${entriesSelection(TREE_DEPTH)} } }` : ''}
+    ${withFolder ? FOLDER : ''}
     ${withSink ? `head: object(oid: $head) { ... on Commit { sink: file(path: $sink) { name type mode oid object { ... on Blob { ${BLOB} } } } } }` : ''}
   }
 }`
 }
 
 const FOLDER_QUERY = `query receiptGateFolder($owner: String!, $name: String!, $folder: String!) {
-  repository(owner: $owner, name: $name) {
-    folder: object(expression: $folder) { ... on Tree { ${entriesSelection(TREE_DEPTH)} } }
-  }
+  repository(owner: $owner, name: $name) { ${FOLDER} }
 }`
 
 /** `history(first: 1, path:)` per receipt, aliased, all in one query. */
@@ -169,134 +201,95 @@ function historyQuery(count: number): string {
 
 // ------------------------------------------------------------------ the read
 
-type Graph = { commits: PrGraphCommit[] } | { commits: null; note: string }
-
 /**
  * The PR's commits with their parents, oldest first; undefined (the REST list answers)
  * where the answer is not whole: over 100 commits, a commit with more parents than asked
  * for, or odd.
  */
-function graphOf(pull: Json): Graph | undefined {
-  const listed = isObject(pull.commits) ? pull.commits : {}
-  const nodes = Array.isArray(listed.nodes) ? listed.nodes : []
-  if (typeof listed.totalCount === 'number' && listed.totalCount >= PR_COMMITS_CAP)
-    return {
-      commits: null,
-      note: `the PR has ${PR_COMMITS_CAP} commits or more, more than GitHub lists`
-    }
-  const commits = nodes.map((node): PrGraphCommit | null => {
-    const commit = isObject(node) && isObject(node.commit) ? node.commit : {}
-    const parents = isObject(commit.parents) ? commit.parents : {}
-    const oids = (Array.isArray(parents.nodes) ? parents.nodes : []).map((p) =>
-      isObject(p) ? str(p.oid) : null
+function graphOf(commits: unknown): CommitGraph | undefined {
+  const listed = Commits.safeParse(commits).data
+  if (!listed) return undefined
+  if (listed.totalCount >= PR_COMMITS_CAP) return OVER_CAP
+  const whole =
+    listed.nodes.length === listed.totalCount &&
+    listed.nodes.every(
+      ({ commit }) => commit.parents.totalCount === commit.parents.nodes.length
     )
-    const sha = str(commit.oid)
-    if (!sha || parents.totalCount !== oids.length || oids.includes(null)) return null
-    return {
-      sha: sha.toLowerCase(),
-      parents: oids.map((oid) => String(oid).toLowerCase())
-    }
-  })
-  return commits.length === listed.totalCount && !commits.includes(null)
-    ? { commits: commits as PrGraphCommit[] }
-    : undefined
-}
-
-/** The folder at the head: null when absent or not a folder (an empty listing). */
-const folderEntries = (repository: Json): GqlEntry[] | null =>
-  isObject(repository.folder) ? entriesOf(repository.folder.entries) : null
-
-function sinkEntry(repository: Json): GqlEntry | null {
-  const head = repository.head
-  if (!isObject(head)) return null
-  return (
-    entriesOf(head.sink === null || head.sink === undefined ? [] : [head.sink])?.[0] ??
-    null
-  )
+  if (!whole) return undefined
+  return {
+    commits: listed.nodes.map(({ commit }) => ({
+      sha: commit.oid.toLowerCase(),
+      parents: commit.parents.nodes.map(({ oid }) => oid.toLowerCase())
+    }))
+  }
 }
 
 /** Reads the PR (and, with a head, the receipts) in one query. */
 export async function readWithGraphql(options: GraphqlReadOptions): Promise<GraphqlRead> {
   const { octokit, owner, repo, number, head, receiptsDir } = options
   const sinkPath = head ? options.branchSinkPath : null
-  const data = await octokit.graphql<Json>(mainQuery(head !== null, sinkPath !== null), {
+  const data = await octokit.graphql(mainQuery(head !== null, sinkPath !== null), {
     owner,
     name: repo,
     number,
     ...(head ? { folder: `${head}:${receiptsDir}` } : {}),
     ...(sinkPath && head ? { head, sink: sinkPath } : {})
   })
-  const repository = isObject(data.repository) ? data.repository : null
-  const raw =
-    repository && isObject(repository.pullRequest) ? repository.pullRequest : null
-  if (!repository || !raw) throw new BadAnswer('the pull request')
-  const headSha = str(raw.headRefOid)
-  const baseSha = str(raw.baseRefOid)
-  if (!headSha || !baseSha) throw new BadAnswer("the pull request's commits")
+  const repository = Answer.safeParse(data).data?.repository
+  if (!repository) throw new Error('GraphQL answer without the pull request')
+  const raw = repository.pullRequest
   const pull: PullRequestInfo = {
     number,
-    headSha,
-    headRef: str(raw.headRefName) ?? '',
-    baseSha,
+    headSha: raw.headRefOid,
+    headRef: raw.headRefName,
+    baseSha: raw.baseRefOid,
     // GitHub's `body` is String!: an empty description reads "" where REST gives null.
-    body: str(raw.body) || null,
-    changedFiles: typeof raw.changedFiles === 'number' ? raw.changedFiles : 0,
-    fork: raw.isCrossRepository === true
+    body: raw.body || null,
+    changedFiles: raw.changedFiles,
+    fork: raw.isCrossRepository
   }
-  const prefetched = {
-    folder: head ? folderEntries(repository) : undefined,
-    sink: sinkPath ? { path: sinkPath, entry: sinkEntry(repository) } : undefined
+  const prefetched: Prefetched = {
+    folder: head ? folderEntries(repository.folder) : undefined,
+    sink: sinkPath ? { path: sinkPath, entry: repository.head?.sink ?? null } : undefined
   }
-  const graph = graphOf(raw)
+  const graph = graphOf(raw.commits)
   return {
     pull,
     source: (rest) =>
-      graphqlSource({
-        octokit,
-        owner,
-        repo,
-        pull,
-        rest,
-        receiptsDir,
-        graph,
-        prefetched: head === rest.head ? prefetched : {}
-      })
+      graphqlSource(options, pull, graph, head === rest.head ? prefetched : {}, rest)
   }
 }
 
-interface SourceOptions {
-  octokit: Octokit
-  owner: string
-  repo: string
-  pull: PullRequestInfo
+/** What the first read holds of the receipts: the folder's entries, the deferral file. */
+interface Prefetched {
+  folder?: GqlEntry[] | null
+  sink?: { path: string; entry: GqlEntry | null }
+}
+
+/**
+ * A {@link ReceiptSource} over GraphQL, with REST where GraphQL cannot answer exactly;
+ * `graph` is the PR's commit graph read with it (undefined: the REST source lists it).
+ */
+function graphqlSource(
+  options: GraphqlReadOptions,
+  pull: PullRequestInfo,
+  graph: CommitGraph | undefined,
+  prefetched: Prefetched,
   rest: ReceiptSource
-  receiptsDir: string
-  /** The PR's commit graph read with it; undefined: the REST source lists it. */
-  graph: Graph | undefined
-  prefetched: {
-    folder?: GqlEntry[] | null
-    sink?: { path: string; entry: GqlEntry | null }
-  }
-}
-
-/** A {@link ReceiptSource} over GraphQL, with REST where GraphQL cannot answer exactly. */
-function graphqlSource(options: SourceOptions): ReceiptSource {
-  const { octokit, owner, repo, rest, prefetched } = options
+): ReceiptSource {
+  const { octokit, owner, repo } = options
   const { head } = rest
-  const base = { owner, repo }
   // Blob texts checked against their ids, by id.
   const exact = new Map<string, Uint8Array>()
   const folder = async (dir: string): Promise<GqlEntry[] | null> => {
     if (dir === options.receiptsDir && prefetched.folder !== undefined)
       return prefetched.folder
-    const data = await octokit.graphql<Json>(FOLDER_QUERY, {
-      owner,
-      name: repo,
-      folder: `${head}:${dir}`
-    })
-    return isObject(data.repository) ? folderEntries(data.repository) : null
+    const data = await octokit.graphql<{ repository?: { folder?: unknown } }>(
+      FOLDER_QUERY,
+      { owner, name: repo, folder: `${head}:${dir}` }
+    )
+    return folderEntries(data.repository?.folder)
   }
-  const { graph, pull } = options
   return {
     ...rest,
     // Review coverage over the graph read with the PR: no request of its own.
@@ -305,12 +298,34 @@ function graphqlSource(options: SourceOptions): ReceiptSource {
       async () =>
         graph ?? rest.prCommitGraph?.() ?? { commits: null, note: 'no commit list' }
     ),
+    // The entries as the REST listing gives them (blobs and submodules, recursive); texts
+    // whose bytes hash to their ids go to `exact`; a tree the query did not reach, to REST.
     async listTree(dir) {
-      const entries = await folder(dir)
-      if (!entries) return { entries: [], truncated: false }
-      return flatten(entries, dir, exact, async (deeper) =>
-        restListTree(octokit, base, head, deeper)
-      )
+      const out: TreeEntry[] = []
+      let truncated = false
+      const walk = async (level: GqlEntry[], at: string): Promise<void> => {
+        for (const entry of level) {
+          const path = `${at}/${entry.name}`
+          if (entry.type === 'tree' && entry.entries) await walk(entry.entries, path)
+          else if (entry.type === 'tree') {
+            const listing = await restListTree(octokit, { owner, repo }, head, path)
+            out.push(...listing.entries)
+            truncated ||= listing.truncated
+          } else {
+            out.push({
+              path,
+              type: entry.type === 'commit' ? 'commit' : 'blob',
+              mode: entry.mode.toString(8).padStart(6, '0'),
+              sha: entry.oid,
+              size: entry.blob?.byteSize ?? null
+            })
+            const bytes = entry.blob ? exactBytes(entry.oid, entry.blob) : null
+            if (bytes) exact.set(entry.oid, bytes)
+          }
+        }
+      }
+      await walk((await folder(dir)) ?? [], dir)
+      return { entries: out, truncated }
     },
     async readBlobs(shas) {
       const read = await rest.readBlobs(shas.filter((sha) => !exact.has(sha)))
@@ -348,94 +363,39 @@ function graphqlSource(options: SourceOptions): ReceiptSource {
   async function receiptCommits(
     paths: readonly string[]
   ): Promise<Map<string, ReceiptCommit | null>> {
-    const found = new Map<string, ReceiptCommit | null>()
-    if (paths.length === 0) return found
-    const data = await octokit.graphql<Json>(historyQuery(paths.length), {
+    if (paths.length === 0) return new Map()
+    const data = await octokit.graphql(historyQuery(paths.length), {
       owner,
       name: repo,
       head,
       ...Object.fromEntries(paths.map((path, i) => [`p${i}`, path]))
     })
-    const commit =
-      isObject(data.repository) && isObject(data.repository.object)
-        ? data.repository.object
-        : null
-    if (!commit) throw new BadAnswer('the head commit')
-    paths.forEach((path, i) => found.set(path, newestOf(commit[`h${i}`])))
-    return found
+    const commit = HistoryAnswer.parse(data).repository.object
+    return new Map(paths.map((path, i) => [path, newestOf(commit[`h${i}`])]))
   }
 }
 
-/** The first node of a `history(first: 1)` answer, with its first parent. */
+/** The newest commit of a `history(first: 1)` answer, with its first parent. */
 function newestOf(history: unknown): ReceiptCommit | null {
-  const nodes: unknown = isObject(history) ? history.nodes : null
-  const node: unknown = Array.isArray(nodes) ? nodes[0] : null
-  if (!isObject(node) || typeof node.oid !== 'string') return null
-  const parents: unknown = isObject(node.parents) ? node.parents.nodes : null
-  const parent =
-    Array.isArray(parents) && isObject(parents[0]) ? str(parents[0].oid) : null
+  const node = History.safeParse(history).data?.nodes[0]
+  if (!node) return null
   // changedPaths null: the compare of the parent with the head covers this commit.
-  return { sha: node.oid, parent, changedPaths: null }
-}
-
-/**
- * The folder's entries as the REST listing gives them (blobs and submodules, recursive);
- * texts whose bytes hash to their ids go to `exact`. A tree the query did not reach is
- * listed through REST.
- */
-async function flatten(
-  entries: GqlEntry[],
-  dir: string,
-  exact: Map<string, Uint8Array>,
-  deeper: (dir: string) => Promise<TreeListing>
-): Promise<TreeListing> {
-  const out: TreeEntry[] = []
-  let truncated = false
-  const walk = async (level: GqlEntry[], at: string): Promise<void> => {
-    for (const entry of level) {
-      const path = `${at}/${entry.name}`
-      if (entry.type === 'tree') {
-        if (entry.entries) await walk(entry.entries, path)
-        else {
-          const listing = await deeper(path)
-          out.push(...listing.entries)
-          truncated ||= listing.truncated
-        }
-        continue
-      }
-      out.push({
-        path,
-        type: entry.type === 'commit' ? 'commit' : 'blob',
-        mode: entry.mode.toString(8).padStart(6, '0'),
-        sha: entry.oid,
-        size: entry.blob?.byteSize ?? null
-      })
-      const bytes = entry.blob ? exactBytes(entry.oid, entry.blob) : null
-      if (bytes) exact.set(entry.oid, bytes)
-    }
-  }
-  await walk(entries, dir)
-  return { entries: out, truncated }
+  return { sha: node.oid, parent: node.parents.nodes[0]?.oid ?? null, changedPaths: null }
 }
 
 /**
  * A blob's bytes from its text, only when they are exactly the blob: GitHub gives text
- * (invalid UTF-8 replaced), so the text's UTF-8 bytes must hash to the blob's id.
+ * (invalid UTF-8 replaced), so the text's UTF-8 bytes must hash to the blob's id (git's
+ * object id of a blob: the hash of `blob <length>\0<bytes>`).
  */
 function exactBytes(oid: string, blob: BlobFacts): Uint8Array | null {
   if (blob.isBinary !== false || blob.isTruncated || blob.text === null) return null
   const bytes = Buffer.from(blob.text, 'utf8')
-  return gitBlobId(bytes, oid.length === 64 ? 'sha256' : 'sha1') === oid.toLowerCase()
-    ? bytes
-    : null
-}
-
-/** git's object id of a blob: the hash of `blob <length>\0<bytes>`. */
-export function gitBlobId(bytes: Uint8Array, algorithm: 'sha1' | 'sha256'): string {
-  return createHash(algorithm)
+  const id = createHash(oid.length === 64 ? 'sha256' : 'sha1')
     .update(`blob ${bytes.length}\0`)
     .update(bytes)
     .digest('hex')
+  return id === oid.toLowerCase() ? bytes : null
 }
 
 /**
@@ -444,11 +404,9 @@ export function gitBlobId(bytes: Uint8Array, algorithm: 'sha1' | 'sha256'): stri
  * or an answer this source cannot use; REST answers the same questions).
  */
 export function graphqlFailure(error: unknown): string {
-  const e = error as { errors?: unknown; message?: unknown }
-  const errors = Array.isArray(e.errors) ? e.errors.filter(isObject).slice(0, 3) : []
-  if (errors.length > 0)
-    return errors
-      .map((x) => [str(x.type), str(x.message)].filter(Boolean).join(': '))
-      .join('; ')
-  return typeof e.message === 'string' ? (e.message.split('\n')[0] ?? '') : 'failed'
+  const { errors, message } = error as { errors?: unknown; message?: unknown }
+  const listed = GqlErrors.safeParse(errors).data?.slice(0, 3) ?? []
+  if (listed.length > 0)
+    return listed.map((x) => [x.type, x.message].filter(Boolean).join(': ')).join('; ')
+  return typeof message === 'string' ? (message.split('\n')[0] ?? '') : 'failed'
 }

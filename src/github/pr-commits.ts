@@ -7,9 +7,9 @@
  */
 import { reachableInPr } from '../gate/coverage.js'
 import { fullObjectId } from '../gate/review-head.js'
-import { limiter } from '../util/concurrency.js'
+import { mapLimit } from '../util/concurrency.js'
 import type { PrGraphCommit, ReceiptSource } from '../gate/source.js'
-import { GitHubError, type Octokit } from './client.js'
+import { isUnknownName, type Octokit } from './client.js'
 
 /** GitHub lists at most 250 commits of a pull request. */
 export const PR_COMMITS_CAP = 250
@@ -17,21 +17,63 @@ export const PR_COMMITS_CAP = 250
 const COMMIT_FILES_PAGE = 300
 const CLASSIFY_CONCURRENCY = 8
 
-/** Receipt text and API answers are hostile: only a full object id goes into a URL. */
-const isFullId = (sha: string, options: PrCommitsOptions): boolean =>
-  fullObjectId(sha, options.head) === sha
+export type CommitGraph = { commits: PrGraphCommit[] } | { commits: null; note: string }
 
-export interface PrCommitsOptions {
+/** The graph of a PR at the cap: the list may be cut short, and a missing commit breaks it. */
+export const OVER_CAP: CommitGraph = {
+  commits: null,
+  note: `the PR has ${PR_COMMITS_CAP} commits or more, more than GitHub lists`
+}
+
+type Repo = { owner: string; repo: string }
+type Comparison = Awaited<
+  ReturnType<Octokit['rest']['repos']['compareCommitsWithBasehead']>
+>['data']
+
+export interface PrCommitsOptions extends Repo {
   octokit: Octokit
-  owner: string
-  repo: string
   head: string
   pullNumber: number
   /** The PR's base commit (pulls.get): no PR commit is reachable from it. */
   baseSha?: string | Promise<string>
 }
 
-type Graph = { commits: PrGraphCommit[] } | { commits: null; note: string }
+/** Receipt text and API answers are hostile: only a full object id goes into a URL. */
+const isFullId = (sha: string, options: PrCommitsOptions): boolean =>
+  fullObjectId(sha, options.head) === sha
+
+/**
+ * The compare `from...head` (`from` a full lowercase id), or null when GitHub knows no
+ * such commit, or resolved a ref of that name instead (a ref wins over a commit).
+ */
+export async function compareFrom(
+  octokit: Octokit,
+  base: Repo,
+  from: string,
+  head: string
+): Promise<Comparison | null> {
+  try {
+    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+      ...base,
+      basehead: `${from}...${head}`,
+      per_page: 1
+    })
+    return data.base_commit.sha.toLowerCase() === from ? data : null
+  } catch (error) {
+    if (isUnknownName(error)) return null
+    throw error
+  }
+}
+
+/** The paths a files list touches: a rename both (moving a receipt in or out of the folder changes it). */
+export function touchedPaths(
+  files: ReadonlyArray<{ filename: string; previous_filename?: string }>
+): string[] {
+  return files.flatMap((file) =>
+    file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
+  )
+}
+
 type CoverageMethods = Required<
   Pick<ReceiptSource, 'prCommitGraph' | 'prCommits' | 'commitsBetween' | 'commitPaths'>
 >
@@ -42,22 +84,18 @@ type CoverageMethods = Required<
  */
 export function prCommitMethods(
   options: PrCommitsOptions,
-  listGraph: () => Promise<Graph> = async () => listPrCommits(options)
+  listGraph: () => Promise<CommitGraph> = async () => listPrCommits(options)
 ): CoverageMethods {
-  let graph: Promise<Graph> | undefined
-  const readGraph = async (): Promise<Graph> => (graph ??= listGraph())
+  let graph: Promise<CommitGraph> | undefined
+  const readGraph = async (): Promise<CommitGraph> => (graph ??= listGraph())
   let index: Promise<GraphIndex | null> | undefined
   const readIndex = async (): Promise<GraphIndex | null> =>
     (index ??= readGraph().then(indexOf))
   // Per commit a review names: the PR commits it reaches (null: unknown).
   const reached = new Map<string, Promise<Set<string> | null>>()
   const reach = async (sha: string): Promise<Set<string> | null> => {
-    let found = reached.get(sha)
-    if (found === undefined) {
-      found = reachOf(options, readIndex, sha)
-      reached.set(sha, found)
-    }
-    return found
+    if (!reached.has(sha)) reached.set(sha, reachOf(options, readIndex, sha))
+    return reached.get(sha) ?? null
   }
   return {
     prCommitGraph: readGraph,
@@ -80,9 +118,8 @@ export function prCommitMethods(
       return [...ahead].filter((sha) => !behind.has(sha))
     },
     async commitPaths(shas) {
-      const limit = limiter(CLASSIFY_CONCURRENCY)
-      const paths = await Promise.all(
-        shas.map(async (sha) => limit(async () => commitFiles(options, sha)))
+      const paths = await mapLimit(shas, CLASSIFY_CONCURRENCY, async (sha) =>
+        commitFiles(options, sha)
       )
       return new Map(shas.map((sha, i) => [sha, paths[i] ?? null]))
     }
@@ -90,7 +127,7 @@ export function prCommitMethods(
 }
 
 /** The PR's commits with their parents, or why not (more than GitHub lists). */
-async function listPrCommits(options: PrCommitsOptions): Promise<Graph> {
+async function listPrCommits(options: PrCommitsOptions): Promise<CommitGraph> {
   const { octokit, owner, repo, pullNumber } = options
   const listed = await octokit.paginate(octokit.rest.pulls.listCommits, {
     owner,
@@ -98,12 +135,7 @@ async function listPrCommits(options: PrCommitsOptions): Promise<Graph> {
     pull_number: pullNumber,
     per_page: 100
   })
-  // At the cap the list may be cut short: a missing commit would break the graph.
-  if (listed.length >= PR_COMMITS_CAP)
-    return {
-      commits: null,
-      note: `the PR has ${PR_COMMITS_CAP} commits or more, more than GitHub lists`
-    }
+  if (listed.length >= PR_COMMITS_CAP) return OVER_CAP
   return {
     commits: listed.map((commit) => ({
       sha: String(commit.sha).toLowerCase(),
@@ -115,7 +147,7 @@ async function listPrCommits(options: PrCommitsOptions): Promise<Graph> {
 /** The graph by commit (sha → parents), and the parents outside it: the base side. */
 type GraphIndex = { parents: Map<string, string[]>; baseSide: Set<string> }
 
-function indexOf(graph: Graph): GraphIndex | null {
+function indexOf(graph: CommitGraph): GraphIndex | null {
   if (graph.commits === null) return null
   const parents = new Map(graph.commits.map((c) => [c.sha, c.parents]))
   const outside = graph.commits.flatMap((c) => c.parents).filter((p) => !parents.has(p))
@@ -125,7 +157,8 @@ function indexOf(graph: Graph): GraphIndex | null {
 /**
  * The PR commits `sha` reaches: over the graph when it is a PR commit; none when it is on
  * the base side (the PR's base, a parent outside the PR); else those its merge base with
- * the head reaches (one compare). Null: not a commit GitHub knows.
+ * the head reaches (one compare). Null: not a commit GitHub knows. A known limit: of a
+ * criss-cross history's merge bases GitHub names one (git would take them all).
  */
 async function reachOf(
   options: PrCommitsOptions,
@@ -137,37 +170,10 @@ async function reachOf(
   if (graph.parents.has(sha)) return reachableInPr(graph.parents, sha)
   const base = await Promise.resolve(options.baseSha).catch(() => undefined)
   if (graph.baseSide.has(sha) || sha === base?.toLowerCase()) return new Set()
-  const mergeBase = await mergeBaseWithHead(options, sha)
-  return mergeBase === null ? null : reachableInPr(graph.parents, mergeBase)
-}
-
-/**
- * `sha...head`'s merge base, or null when GitHub knows no such commit (or no common
- * history). A criss-cross history has several and GitHub names one: a PR commit a base
- * reaches only through another would count as inside that review's range (git would
- * not). Such a base — outside the PR, joined to it by two merges — is left as a known
- * limit rather than paid for with a compare per PR commit.
- */
-async function mergeBaseWithHead(
-  options: PrCommitsOptions,
-  sha: string
-): Promise<string | null> {
   const { octokit, owner, repo, head } = options
-  try {
-    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-      owner,
-      repo,
-      basehead: `${sha}...${head}`,
-      per_page: 1
-    })
-    // A ref of that name would win over the commit: the comparison counts only from it.
-    if (data.base_commit.sha.toLowerCase() !== sha) return null
-    return data.merge_base_commit.sha.toLowerCase()
-  } catch (error) {
-    if (error instanceof GitHubError && (error.status === 404 || error.status === 422))
-      return null
-    throw error
-  }
+  const compared = await compareFrom(octokit, { owner, repo }, sha, head)
+  if (compared === null) return null
+  return reachableInPr(graph.parents, compared.merge_base_commit.sha.toLowerCase())
 }
 
 /** The paths a commit changed (both sides of a rename), or null when not listed whole. */
@@ -184,8 +190,5 @@ async function commitFiles(
     per_page: COMMIT_FILES_PAGE
   })
   const files = data.files ?? []
-  if (files.length >= COMMIT_FILES_PAGE) return null
-  return files.flatMap((file) =>
-    file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
-  )
+  return files.length >= COMMIT_FILES_PAGE ? null : touchedPaths(files)
 }

@@ -32,38 +32,6 @@ export async function getPullRequest(
   }
 }
 
-/** A PR read as a promise of each field, to be awaited where each is needed. */
-export type PendingPullRequest = {
-  [K in keyof PullRequestInfo]: Promise<PullRequestInfo[K]>
-}
-
-/**
- * The fields of a PR read still in flight (issue 7: the receipts are listed beside it).
- * Each is awaited later, after the work it runs beside, so none may count as an
- * unhandled rejection first; a failed read still rejects wherever a field is awaited.
- */
-export function pendingFields(pull: Promise<PullRequestInfo>): PendingPullRequest {
-  pull.catch(() => undefined)
-  const fields: Partial<Record<keyof PullRequestInfo, Promise<unknown>>> = {}
-  for (const key of FIELDS) {
-    const value = pull.then((pr) => pr[key])
-    value.catch(() => undefined)
-    fields[key] = value
-  }
-  return fields as PendingPullRequest
-}
-
-// Every field of PullRequestInfo: `satisfies` makes the compiler hold the list to the type.
-const FIELDS = Object.keys({
-  number: true,
-  headSha: true,
-  headRef: true,
-  baseSha: true,
-  body: true,
-  changedFiles: true,
-  fork: true
-} satisfies Record<keyof PullRequestInfo, true>) as (keyof PullRequestInfo)[]
-
 /**
  * Finds the open PR whose head is `headSha`: `workflow_run.pull_requests` is empty for
  * fork PRs, so the PR is looked up among open PRs (filtered by head branch when known).
