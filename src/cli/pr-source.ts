@@ -76,7 +76,7 @@ export async function prTarget(
 /** OWNER/REPO of the `origin` remote when it is a GitHub-style URL, else null. */
 async function originSlug(repoDir: string): Promise<string | null> {
   const url = await git(repoDir, ['config', '--get', 'remote.origin.url']).then(
-    (out) => out.stdout.toString('utf8').trim(),
+    (out) => out.stdout.trim(),
     () => ''
   )
   // https://host/OWNER/REPO(.git), git@host:OWNER/REPO(.git), ssh://git@host/OWNER/REPO.

@@ -48,7 +48,7 @@ const PR_DIFF = words(`diff -z --raw -p -M -U3 --no-color --no-ext-diff --no-tex
 const ANSWERED = [0, 1, 128]
 
 /** Runs git in `repo`; resolves its exit code and stdout, or rejects with {@link GitError}. */
-async function git(
+export async function git(
   repo: string,
   args: readonly string[],
   okCodes: readonly number[] = [0]
