@@ -1,8 +1,7 @@
 /**
- * The structured projection of a receipt, validated exactly as flowctl does:
- * `_review_findings_container_valid` (flowctl.py:5992), `validate_review_receipt_findings`
- * (6652) and `validate_review_receipt_criteria` (6757). Each function returns reasons;
- * "valid" means there are none, and agrees with flowctl's boolean.
+ * The structured projection, validated as flowctl's `_review_findings_container_valid`
+ * (flowctl.py:5992), `validate_review_receipt_findings` (6652) and
+ * `validate_review_receipt_criteria` (6757) do: no reasons exactly when flowctl says valid.
  */
 import type { z } from 'zod'
 import { isJsonObject, own, type JsonObject, type JsonValue } from './json.js'
@@ -124,18 +123,13 @@ function byteBound(container: FindingsContainer, prefix: string): string[] {
     return [`${prefix}: holds an unpaired surrogate (flowctl cannot encode it as UTF-8)`]
   }
   const bytes = Buffer.byteLength(text)
-  return bytes > LIMITS.containerBytes
-    ? [
-        `${prefix}: is ${bytes} bytes as compact JSON, over the ${LIMITS.containerBytes}-byte bound`
-      ]
-    : []
+  if (bytes <= LIMITS.containerBytes) return []
+  return [
+    `${prefix}: is ${bytes} bytes as compact JSON, over the ${LIMITS.containerBytes}-byte bound`
+  ]
 }
 
-/**
- * The envelope binding of `validate_review_receipt_findings`: no findings (or null) is
- * valid legacy; otherwise a valid container whose kind matches `type` and whose
- * backend equals `mode`.
- */
+/** `validate_review_receipt_findings`: none (or null) is legacy; else kind ↔ type, backend = mode. */
 export function checkFindings(receipt: JsonObject): Checked<FindingsContainer | null> {
   const findings = own(receipt, 'findings')
   if (findings === undefined || findings === null) return { ok: true, value: null }

@@ -43,9 +43,8 @@ export function decodeUtf8(
 ): { ok: true; text: string } | { ok: false; reason: string } {
   // Performance (issue 7): node's loops (simdutf) are ten times a fatal TextDecoder's
   // speed on a cold start. A BOM is kept, to be refused by the parser.
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
-    'utf8'
-  )
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const text = view.toString('utf8')
   if (isUtf8(bytes)) return { ok: true, text }
   // The decoder put U+FFFD where each invalid sequence starts (WHATWG); the first one
   // that is not a U+FFFD spelled in the bytes (EF BF BD) is at the first invalid byte.
@@ -68,12 +67,6 @@ export function readJsonBytes(bytes: Uint8Array): JsonRead {
 
 /** Parses strict JSON text (RFC 8259: no NaN, no trailing commas, no comments, no BOM). */
 export function parseJsonText(text: string): JsonRead {
-  if (text.charCodeAt(0) === 0xfeff) {
-    return {
-      ok: false,
-      reason: 'starts with a UTF-8 byte order mark (flowctl cannot read it)'
-    }
-  }
   try {
     return { ok: true, value: new Parser(text).document() }
   } catch (error) {
@@ -103,6 +96,10 @@ class Parser {
   constructor(private readonly text: string) {}
 
   document(): JsonValue {
+    if (this.text.charCodeAt(0) === 0xfeff)
+      throw new JsonSyntaxError(
+        'starts with a UTF-8 byte order mark (flowctl cannot read it)'
+      )
     this.skipWhitespace()
     const value = this.value(0)
     this.skipWhitespace()

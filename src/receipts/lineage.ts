@@ -59,13 +59,7 @@ export function loadGenerations(
     const fileScope = scopeOf(loaded.receipt)
     if (scope === null) scope = fileScope
     if (pyEqual(fileScope, scope)) {
-      generations.push({
-        source: 'history',
-        name: file.name,
-        receipt: latest ? null : loaded.receipt,
-        verdict: own(loaded.receipt, 'verdict'),
-        findings: loaded.findings
-      })
+      generations.push(generation('history', file.name, loaded, !latest))
     } else if (latest === null) {
       return {
         ok: false,
@@ -73,17 +67,20 @@ export function loadGenerations(
       }
     }
   }
-  if (latest)
-    generations.push({
-      source: 'latest',
-      name: latest.name,
-      receipt: latest.receipt,
-      verdict: own(latest.receipt, 'verdict'),
-      findings: latest.findings
-    })
+  if (latest) generations.push(generation('latest', latest.name, latest))
   return generations.length > 0
     ? { ok: true, generations }
     : { ok: false, reason: 'no receipt and no history' }
+}
+
+function generation(
+  source: Generation['source'],
+  name: string,
+  { receipt, findings }: { receipt: JsonObject; findings: FindingsContainer | null },
+  keepReceipt = true
+): Generation {
+  const verdict = own(receipt, 'verdict')
+  return { source, name, receipt: keepReceipt ? receipt : null, verdict, findings }
 }
 
 function loadHistoryFile(
@@ -278,7 +275,7 @@ function itemLineageFault(
 
 const SEVERITY_RANK = new Map(SEVERITIES.map((severity, rank) => [severity, rank]))
 
-/** Canonical display order: P0→P3, then confidence high→low, then ordinal. Input order is never required. */
+/** Display order: P0→P3, then confidence high→low, then ordinal (whatever the input order). */
 export function sortItems<
   T extends Pick<FindingItem, 'severity' | 'confidence' | 'ordinal'>
 >(items: readonly T[]): T[] {
@@ -317,22 +314,15 @@ export function pyEqual(a: JsonValue | undefined, b: JsonValue | undefined): boo
       : null
   const na = num(a)
   const nb = num(b)
-  if (na !== null || nb !== null) return na !== null && nb !== null && na === nb
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((v, i) => pyEqual(v, b[i]))
-    )
-  }
-  if (isJsonObject(a) || isJsonObject(b)) {
-    if (!isJsonObject(a) || !isJsonObject(b)) return false
+  if (na !== null || nb !== null) return na === nb
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((v, i) => pyEqual(v, b[i]))
+  if (isJsonObject(a) && isJsonObject(b)) {
     const keys = Object.keys(a)
     return (
       keys.length === Object.keys(b).length &&
-      keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && pyEqual(a[k], b[k]))
+      keys.every((k) => Object.hasOwn(b, k) && pyEqual(a[k], b[k]))
     )
   }
-  return a === b
+  return a === b // strings, null; and false across kinds
 }

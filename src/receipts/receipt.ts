@@ -1,7 +1,4 @@
-/**
- * One receipt file, read and judged on its own: bytes → JSON → envelope (guard) →
- * structured projection (findings + criteria). Nothing here throws on bad input.
- */
+/** One receipt file: bytes → JSON → envelope (guard) → projection. Never throws on bad input. */
 import { checkEnvelope, type Envelope } from './envelope.js'
 import { checkCriteria, checkFindings } from './findings.js'
 import { isJsonObject, readJsonBytes, type JsonObject } from './json.js'

@@ -200,10 +200,7 @@ export const CriteriaSchema = z
   })
   .describe('Completion reviews only; null counts as absent.')
 
-/**
- * The envelope as the Ralph guard reads it: `type` and `id` non-empty strings,
- * `verdict` one of four. Every other key is allowed and kept by the caller.
- */
+/** The envelope as the Ralph guard reads it; every other key is allowed. */
 export const EnvelopeSchema = z.object({
   type: nonEmptyString().describe(
     'plan_review, impl_review, completion_review, qa_verdict, …'
