@@ -1,7 +1,6 @@
 /**
- * Fan-out receipts (newer Flow-Next): several reviewer draws merged by flowctl into
- * one verdict and one findings container, with the draws listed beside it in `draws[]`.
- * Only their number is reported; the merged container is validated as any other.
+ * Fan-out receipts (newer Flow-Next) merge several reviewer draws, listed in `draws[]`, into
+ * one verdict and container: only their number is reported, the container checked as any.
  */
 import { own, type JsonObject } from './json.js'
 

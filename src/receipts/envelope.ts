@@ -16,8 +16,7 @@ export interface Envelope {
   mode: string | null
 }
 
-export type EnvelopeCheck =
-  { ok: true; envelope: Envelope } | { ok: false; reason: string }
+type EnvelopeCheck = { ok: true; envelope: Envelope } | { ok: false; reason: string }
 
 // The guard's slug suffix: `-x`, `-ab1`, or a multi-segment slug. Python's `\d` matches
 // any Unicode decimal digit and `$` also matches before a final newline: both kept.
@@ -29,7 +28,7 @@ const NAME_FORMS: ReadonlyArray<readonly [RegExp, string]> = [
 ]
 
 /** The (type, id) a receipt's file name implies, or null when it has none of the forms. */
-export function typeAndIdFromName(path: string): { type: string; id: string } | null {
+function typeAndIdFromName(path: string): { type: string; id: string } | null {
   const base = path.slice(path.lastIndexOf('/') + 1)
   for (const [form, type] of NAME_FORMS) {
     const match = form.exec(base)
@@ -58,16 +57,10 @@ export function checkEnvelope(value: JsonValue, path: string): EnvelopeCheck {
   }
   const data = parsed.data
   const expected = typeAndIdFromName(path)
-  if (expected && data.type !== expected.type) {
-    return {
-      ok: false,
-      reason: `type mismatch: expected ${expected.type}, got ${data.type}`
-    }
-  }
-  if (expected && data.id !== expected.id) {
-    return {
-      ok: false,
-      reason: `id mismatch: expected ${expected.id}, got ${data.id}`
+  for (const key of ['type', 'id'] as const) {
+    if (expected && data[key] !== expected[key]) {
+      const reason = `${key} mismatch: expected ${expected[key]}, got ${data[key]}`
+      return { ok: false, reason }
     }
   }
   const mode = own(value, 'mode')

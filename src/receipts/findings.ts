@@ -1,12 +1,11 @@
 /**
- * The structured projection of a receipt, validated exactly as flowctl does:
- * `_review_findings_container_valid` (flowctl.py:5992), `validate_review_receipt_findings`
- * (6652) and `validate_review_receipt_criteria` (6757). Each function returns reasons;
- * "valid" means there are none, and agrees with flowctl's boolean.
+ * The structured projection, validated as flowctl's `_review_findings_container_valid`
+ * (flowctl.py:5992), `validate_review_receipt_findings` (6652) and
+ * `validate_review_receipt_criteria` (6757) do: no reasons exactly when flowctl says valid.
  */
 import type { z } from 'zod'
 import { isJsonObject, own, type JsonObject, type JsonValue } from './json.js'
-import { historyFileName, lineageId } from './identity.js'
+import { lineageId } from './identity.js'
 import { reasonsFromZod } from './issues.js'
 import {
   CriteriaSchema,
@@ -16,7 +15,7 @@ import {
   type Criterion,
   type FindingsContainer
 } from './schema.js'
-import { hasLoneSurrogate, utf8Length } from './text.js'
+import { hasLoneSurrogate } from './text.js'
 
 /** A validation answer: the typed value, or the reasons it is refused. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; reasons: string[] }
@@ -48,18 +47,12 @@ function parse<T>(schema: z.ZodType<T>, value: JsonValue, prefix: string): Check
 
 /** `round` 1 exactly for a root; more than 1 with a parent; a parent is not itself. */
 function roundRules(container: FindingsContainer, prefix: string): string[] {
-  const parent = container.supersedesReceiptId ?? null
-  if (parent === null && container.round !== 1) {
-    return [
-      `${prefix}.round: must be 1 without supersedesReceiptId (got ${container.round})`
-    ]
+  const { round, supersedesReceiptId: parent } = container
+  if (parent == null ? round !== 1 : round <= 1) {
+    const rule = parent == null ? '1 without' : 'greater than 1 with'
+    return [`${prefix}.round: must be ${rule} supersedesReceiptId (got ${round})`]
   }
-  if (parent !== null && container.round <= 1) {
-    return [
-      `${prefix}.round: must be greater than 1 with supersedesReceiptId (got ${container.round})`
-    ]
-  }
-  if (parent !== null && parent === container.sourceReceiptId) {
+  if (parent === container.sourceReceiptId) {
     return [`${prefix}.supersedesReceiptId: must differ from sourceReceiptId`]
   }
   return []
@@ -115,12 +108,10 @@ function itemRules(container: FindingsContainer, prefix: string): string[] {
 }
 
 /**
- * The 256 KiB bound on the container's compact JSON in UTF-8, as flowctl measures it
- * (`json.dumps(container, ensure_ascii=False, separators=(",", ":"), sort_keys=True)`).
- * `JSON.stringify` writes the same text but for the key order, which does not change
- * the length: both escape only `"`, `\` and control characters, and a valid container
- * holds no number but safe integers. A string with an unpaired surrogate cannot be
- * encoded by flowctl at all (`JSON.stringify` would escape it): the container is invalid.
+ * The 256 KiB bound, as flowctl measures it (`json.dumps(container, ensure_ascii=False,
+ * separators=(",", ":"), sort_keys=True)` in UTF-8). `JSON.stringify` differs only in key
+ * order (same escapes; a valid container holds only safe integers). flowctl cannot encode
+ * an unpaired surrogate at all (`JSON.stringify` would escape it): that is invalid.
  */
 function byteBound(container: FindingsContainer, prefix: string): string[] {
   let encodable = true
@@ -131,31 +122,28 @@ function byteBound(container: FindingsContainer, prefix: string): string[] {
   if (!encodable) {
     return [`${prefix}: holds an unpaired surrogate (flowctl cannot encode it as UTF-8)`]
   }
-  const bytes = utf8Length(text)
-  return bytes > LIMITS.containerBytes
-    ? [
-        `${prefix}: is ${bytes} bytes as compact JSON, over the ${LIMITS.containerBytes}-byte bound`
-      ]
-    : []
+  const bytes = Buffer.byteLength(text)
+  if (bytes <= LIMITS.containerBytes) return []
+  return [
+    `${prefix}: is ${bytes} bytes as compact JSON, over the ${LIMITS.containerBytes}-byte bound`
+  ]
 }
 
-/**
- * The envelope binding of `validate_review_receipt_findings`: no findings (or null) is
- * valid legacy; otherwise a valid container whose kind matches `type` and whose
- * backend equals `mode`.
- */
+/** `validate_review_receipt_findings`: none (or null) is legacy; else kind ↔ type, backend = mode. */
 export function checkFindings(receipt: JsonObject): Checked<FindingsContainer | null> {
   const findings = own(receipt, 'findings')
   if (findings === undefined || findings === null) return { ok: true, value: null }
   const container = checkContainer(findings)
   if (!container.ok) return container
   const type = own(receipt, 'type')
-  const expected = typeof type === 'string' ? TYPE_TO_KIND[type] : undefined
-  if (expected !== container.value.reviewKind) {
+  if (typeof type !== 'string' || TYPE_TO_KIND[type] === undefined) {
     return refuse(
-      expected === undefined
-        ? `type: ${describeType(type)} cannot carry findings (plan_review, impl_review, completion_review or qa_verdict can)`
-        : `findings.reviewKind: must be ${expected} for a ${typeof type === 'string' ? type : ''} receipt (got ${container.value.reviewKind})`
+      `type: ${typeof type === 'string' ? JSON.stringify(type) : 'a missing or non-string type'} cannot carry findings (plan_review, impl_review, completion_review or qa_verdict can)`
+    )
+  }
+  if (TYPE_TO_KIND[type] !== container.value.reviewKind) {
+    return refuse(
+      `findings.reviewKind: must be ${TYPE_TO_KIND[type]} for a ${type} receipt (got ${container.value.reviewKind})`
     )
   }
   const mode = own(receipt, 'mode')
@@ -184,17 +172,6 @@ export function checkCriteria(receipt: JsonObject): Checked<Criterion[] | null> 
     seen.add(criterion.id)
   }
   return { ok: true, value: list }
-}
-
-/** The name a history generation must have (`sha256(sourceReceiptId).json`), or a reason. */
-export function expectedHistoryName(container: FindingsContainer): string | null {
-  return hasLoneSurrogate(container.sourceReceiptId)
-    ? null
-    : historyFileName(container.sourceReceiptId)
-}
-
-function describeType(type: JsonValue | undefined): string {
-  return typeof type === 'string' ? JSON.stringify(type) : 'a missing or non-string type'
 }
 
 function refuse<T>(reason: string): Checked<T> {

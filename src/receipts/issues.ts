@@ -9,13 +9,20 @@ import { clip } from './text.js'
 /** At most this many reasons per projection; the rest are counted. */
 const MAX_REASONS = 5
 
+const ARTICLES: Record<string, string> = {
+  int: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  object: 'an object',
+  array: 'an array',
+  boolean: 'a boolean'
+}
+
 /** Formats a JSON path the way a reader writes it: `findings.items[3].anchor.path`. */
-export function formatPath(prefix: string, path: readonly PropertyKey[]): string {
+function formatPath(prefix: string, path: readonly PropertyKey[]): string {
   let out = prefix
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`
-    else out += out === '' ? String(key) : `.${String(key)}`
-  }
+  for (const key of path)
+    out += typeof key === 'number' ? `[${key}]` : `${out === '' ? '' : '.'}${String(key)}`
   return out
 }
 
@@ -31,14 +38,9 @@ export function reasonsFromZod(prefix: string, error: $ZodError): string[] {
 
 function formatIssue(prefix: string, issue: $ZodIssue): string {
   const where = formatPath(prefix, issue.path) || 'value'
-  // A missing enum or literal key fails as `invalid_value`/`invalid_union` with no
-  // input: say it is required rather than "must be one of … (got nothing)".
-  if (
-    issue.input === undefined &&
-    (issue.code === 'invalid_value' || issue.code === 'invalid_union')
-  ) {
-    return `${where}: is required`
-  }
+  // A missing key fails with no input: say it is required, not "must be … (got nothing)".
+  const missable = ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code)
+  if (issue.input === undefined && missable) return `${where}: is required`
   switch (issue.code) {
     case 'unrecognized_keys':
       return `${where}: unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys
@@ -48,16 +50,10 @@ function formatIssue(prefix: string, issue: $ZodIssue): string {
         .map((key) => JSON.stringify(clip(key, 40)))
         .join(', ')} (this object is closed)`
     case 'invalid_type':
-      if (issue.input === undefined) return `${where}: is required`
-      return `${where}: must be ${article(issue.expected)} (got ${describeValue(issue.input)})`
+      return `${where}: must be ${ARTICLES[issue.expected] ?? issue.expected} (got ${describeValue(issue.input)})`
     case 'invalid_value':
       return `${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')} (got ${describeValue(issue.input)})`
-    case 'too_big':
-    case 'too_small':
-    case 'custom':
-    case 'invalid_format':
-    case 'invalid_union':
-    default:
+    default: // too_big, too_small, custom, invalid_format, invalid_union
       return `${where}: ${plainMessage(issue)}${issue.input === undefined ? '' : ` (got ${describeValue(issue.input)})`}`
   }
 }
@@ -66,16 +62,4 @@ function plainMessage(issue: $ZodIssue): string {
   if (issue.code === 'too_big' && issue.origin === 'int')
     return 'must be an integer within 2^53 - 1'
   return issue.message.replace(/^Invalid input: /, '')
-}
-
-function article(expected: string): string {
-  const names: Record<string, string> = {
-    int: 'an integer',
-    number: 'a number',
-    string: 'a string',
-    object: 'an object',
-    array: 'an array',
-    boolean: 'a boolean'
-  }
-  return names[expected] ?? expected
 }

@@ -1,31 +1,24 @@
 /**
- * A strict JSON reader that keeps what `JSON.parse` throws away.
- *
- * flowctl reads receipts with Python's `json` module, where `100.0` and `1e2` are
- * floats and `100` is an int; its validators reject floats where an int is required.
- * `JSON.parse` makes all three the same number, so this reader looks at each number
- * token: integer tokens become plain numbers, every other token a {@link JsonFloat}
- * (a boxed number that remembers its source). Integers beyond 2^53 − 1 cannot be
- * held exactly and become {@link JsonBigInt}: the projection treats them as invalid.
- *
- * Objects have a null prototype, so `__proto__`, `constructor` and friends are plain
- * own keys and nothing a receipt says can reach `Object.prototype`.
+ * A strict JSON reader that keeps what `JSON.parse` throws away: flowctl's Python `json`
+ * reads `100.0` and `1e2` as floats and refuses them where an int is required, so every
+ * non-integer number token becomes a {@link JsonFloat}, and an integer beyond 2^53 − 1 a
+ * {@link JsonBigInt} (invalid in the projection). Objects have a null prototype, so
+ * `__proto__` and friends are plain own keys that cannot reach `Object.prototype`.
  */
 import { isUtf8 } from 'node:buffer'
 
-/** A number written with a fraction or an exponent (`100.0`, `1e2`): never an integer. */
-export class JsonFloat extends Number {
+/** A boxed number that remembers its token. */
+abstract class NumberToken extends Number {
   constructor(readonly source: string) {
     super(Number(source))
   }
 }
 
+/** A number written with a fraction or an exponent (`100.0`, `1e2`): never an integer. */
+export class JsonFloat extends NumberToken {}
+
 /** An integer token too large to hold exactly in a JS number. */
-export class JsonBigInt extends Number {
-  constructor(readonly source: string) {
-    super(Number(source))
-  }
-}
+export class JsonBigInt extends NumberToken {}
 
 /** An object parsed from JSON text: own keys only, null prototype. */
 export interface JsonObject {
@@ -36,13 +29,9 @@ export interface JsonObject {
 export type JsonValue =
   null | boolean | number | string | JsonFloat | JsonBigInt | JsonValue[] | JsonObject
 
-/** The reader's answer: a value, or why there is none. */
 export type JsonRead = { ok: true; value: JsonValue } | { ok: false; reason: string }
 
-/**
- * Deepest nesting read. CPython's decoder gives up near 1,000 levels (its recursion
- * limit); deeper input is refused here with a reason instead of a stack overflow.
- */
+/** Deepest nesting read (CPython stops near 1,000): deeper is refused, not overflowed. */
 export const MAX_JSON_DEPTH = 900
 
 /** Longest integer token Python's `json` converts (`sys.int_info.default_max_str_digits`). */
@@ -52,14 +41,21 @@ export const MAX_INT_DIGITS = 4300
 export function decodeUtf8(
   bytes: Uint8Array
 ): { ok: true; text: string } | { ok: false; reason: string } {
-  // Performance (issue 7): node's validating and decoding loops (simdutf) are ten times a
-  // fatal TextDecoder's speed on a cold start; a BOM is kept, to be refused by the parser.
-  if (!isUtf8(bytes))
-    return { ok: false, reason: `not valid UTF-8 (at byte ${firstInvalidUtf8(bytes)})` }
-  return {
-    ok: true,
-    text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
+  // Performance (issue 7): node's loops (simdutf) are ten times a fatal TextDecoder's
+  // speed on a cold start. A BOM is kept, to be refused by the parser.
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const text = view.toString('utf8')
+  if (isUtf8(bytes)) return { ok: true, text }
+  // The decoder put U+FFFD where each invalid sequence starts (WHATWG); the first one
+  // that is not a U+FFFD spelled in the bytes (EF BF BD) is at the first invalid byte.
+  let at = 0
+  let from = 0
+  for (let i = text.indexOf('\ufffd'); i !== -1; i = text.indexOf('\ufffd', i + 1)) {
+    at += Buffer.byteLength(text.slice(from, i))
+    from = i
+    if (bytes[at] !== 0xef || bytes[at + 1] !== 0xbf || bytes[at + 2] !== 0xbd) break
   }
+  return { ok: false, reason: `not valid UTF-8 (at byte ${at})` }
 }
 
 /** Reads receipt bytes: UTF-8, no BOM, strict JSON. */
@@ -71,12 +67,6 @@ export function readJsonBytes(bytes: Uint8Array): JsonRead {
 
 /** Parses strict JSON text (RFC 8259: no NaN, no trailing commas, no comments, no BOM). */
 export function parseJsonText(text: string): JsonRead {
-  if (text.charCodeAt(0) === 0xfeff) {
-    return {
-      ok: false,
-      reason: 'starts with a UTF-8 byte order mark (flowctl cannot read it)'
-    }
-  }
   try {
     return { ok: true, value: new Parser(text).document() }
   } catch (error) {
@@ -106,6 +96,10 @@ class Parser {
   constructor(private readonly text: string) {}
 
   document(): JsonValue {
+    if (this.text.charCodeAt(0) === 0xfeff)
+      throw new JsonSyntaxError(
+        'starts with a UTF-8 byte order mark (flowctl cannot read it)'
+      )
     this.skipWhitespace()
     const value = this.value(0)
     this.skipWhitespace()
@@ -138,22 +132,9 @@ class Parser {
   }
 
   private object(depth: number): JsonObject {
-    this.checkDepth(depth)
-    this.pos++ // {
     const result = Object.create(null) as JsonObject
-    this.skipWhitespace()
-    if (this.text[this.pos] === '}') {
-      this.pos++
-      return result
-    }
-    for (;;) {
-      if (this.text[this.pos] !== '"') {
-        this.fail(
-          this.text[this.pos] === '}'
-            ? 'trailing comma in object'
-            : 'expected a string key'
-        )
-      }
+    this.members(depth, '}', 'object', () => {
+      if (this.text[this.pos] !== '"') this.fail('expected a string key')
       const key = this.string()
       this.skipWhitespace()
       if (this.text[this.pos] !== ':') this.fail("expected ':' after an object key")
@@ -161,32 +142,38 @@ class Parser {
       this.skipWhitespace()
       // Duplicate keys: the last one wins, as in Python's json and JSON.parse.
       result[key] = this.value(depth)
-      this.skipWhitespace()
-      const next = this.text[this.pos]
-      this.pos++
-      if (next === '}') return result
-      if (next !== ',') this.fail("expected ',' or '}' in object", this.pos - 1)
-      this.skipWhitespace()
-    }
+    })
+    return result
   }
 
   private array(depth: number): JsonValue[] {
-    this.checkDepth(depth)
-    this.pos++ // [
     const result: JsonValue[] = []
+    this.members(depth, ']', 'array', () => result.push(this.value(depth)))
+    return result
+  }
+
+  /** The comma-separated members of an object or array, `read` called at each one. */
+  private members(
+    depth: number,
+    close: '}' | ']',
+    kind: 'object' | 'array',
+    read: () => unknown
+  ): void {
+    if (depth > MAX_JSON_DEPTH) this.fail(`nested deeper than ${MAX_JSON_DEPTH} levels`)
+    this.pos++ // { or [
     this.skipWhitespace()
-    if (this.text[this.pos] === ']') {
+    if (this.text[this.pos] === close) {
       this.pos++
-      return result
+      return
     }
     for (;;) {
-      if (this.text[this.pos] === ']') this.fail('trailing comma in array')
-      result.push(this.value(depth))
+      if (this.text[this.pos] === close) this.fail(`trailing comma in ${kind}`)
+      read()
       this.skipWhitespace()
       const next = this.text[this.pos]
       this.pos++
-      if (next === ']') return result
-      if (next !== ',') this.fail("expected ',' or ']' in array", this.pos - 1)
+      if (next === close) return
+      if (next !== ',') this.fail(`expected ',' or '${close}' in ${kind}`, this.pos - 1)
       this.skipWhitespace()
     }
   }
@@ -232,9 +219,8 @@ class Parser {
     const source = match[0]
     this.pos += source.length
     if (match[1] !== undefined || match[2] !== undefined) return new JsonFloat(source)
-    // CPython (3.11+) refuses to convert an integer token of more than 4,300 digits
-    // (`sys.int_info.default_max_str_digits`): `json.loads` raises ValueError, so
-    // flowctl cannot read the file at all. Floats have no such limit.
+    // CPython 3.11+ refuses to convert a longer integer token (`json.loads` raises
+    // ValueError): flowctl cannot read the file at all. Floats have no such limit.
     const digits = source.length - (source.startsWith('-') ? 1 : 0)
     if (digits > MAX_INT_DIGITS) {
       this.fail(
@@ -265,61 +251,18 @@ class Parser {
     this.pos = pos
   }
 
-  private checkDepth(depth: number): void {
-    if (depth > MAX_JSON_DEPTH) this.fail(`nested deeper than ${MAX_JSON_DEPTH} levels`)
-  }
-
   private fail(message: string, at = this.pos): never {
-    const { line, column } = lineColumn(this.text, at)
+    const before = this.text.slice(0, at)
+    const line = before.split('\n').length
+    const column = at - before.lastIndexOf('\n')
     throw new JsonSyntaxError(`invalid JSON: ${message} at line ${line} column ${column}`)
   }
-}
-
-function lineColumn(text: string, at: number): { line: number; column: number } {
-  let line = 1
-  let lineStart = 0
-  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
-    line++
-    lineStart = i + 1
-  }
-  return { line, column: at - lineStart + 1 }
 }
 
 function describeChar(ch: string): string {
   const code = ch.codePointAt(0) ?? 0
   const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`
   return code >= 0x20 && code < 0x7f ? `'${ch}'` : hex
-}
-
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  // Only reached on failure: a linear scan for the first byte the decoder refused.
-  let i = 0
-  while (i < bytes.length) {
-    const b = bytes[i] ?? 0
-    const need =
-      b < 0x80
-        ? 0
-        : b >= 0xc2 && b <= 0xdf
-          ? 1
-          : b >= 0xe0 && b <= 0xef
-            ? 2
-            : b >= 0xf0 && b <= 0xf4
-              ? 3
-              : -1
-    if (need < 0) return i
-    if (need > 0) {
-      const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80
-      const hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf
-      const second = bytes[i + 1]
-      if (second === undefined || second < lo || second > hi) return i
-      for (let k = 2; k <= need; k++) {
-        const next = bytes[i + k]
-        if (next === undefined || next < 0x80 || next > 0xbf) return i
-      }
-    }
-    i += need + 1
-  }
-  return bytes.length
 }
 
 /** True for a JSON object (not an array, not null). */
@@ -334,7 +277,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
 
 /** An own property of a parsed object, never an inherited one. */
 export function own(object: JsonObject, key: string): JsonValue | undefined {
-  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined
+  return Object.hasOwn(object, key) ? object[key] : undefined
 }
 
 /** Describes a value for a reason line: type and a short form, never the whole thing. */

@@ -21,7 +21,6 @@ export const LIMITS = {
   criteriaNote: 400
 } as const
 
-// Patterns of flowctl's string fields.
 /** `[0-9a-f]{7,64}`: lowercase hex only, as flowctl stores it. */
 export const BLOB_OID = /^[0-9a-f]{7,64}$/
 /** Python's `R\d+` with `re.fullmatch`: `\d` is any Unicode decimal digit. */

@@ -1,12 +1,12 @@
 /**
  * Generations and currentness of one receipt, as flowctl's
  * `load_review_receipt_generations` (flowctl.py:6994) and
- * `select_current_review_findings` (6828) decide them — with one change: flowctl's
- * "tip headSha == head" is a predicate here (`isCurrent`), so the review-head rule
- * (a reviewed SHA followed only by bookkeeping commits) plugs in. The predicate is
- * synchronous: callers resolve the candidate heads first (see `candidateHeads`).
+ * `select_current_review_findings` (6828) decide them, except that "tip headSha == head"
+ * is a synchronous predicate (`isCurrent`), so the review-head rule plugs in: callers
+ * resolve the `candidateHeads` first.
  */
-import { expectedHistoryName, checkFindings } from './findings.js'
+import { checkFindings } from './findings.js'
+import { historyFileName } from './identity.js'
 import {
   isJsonObject,
   own,
@@ -16,10 +16,10 @@ import {
 } from './json.js'
 import type { FindingItem, FindingsContainer, ReviewKind } from './schema.js'
 import { SEVERITIES } from './limits.js'
+import { hasLoneSurrogate } from './text.js'
 
 /** One file of `<receipt>.history/`, as read from the tree. */
 export interface HistoryFile {
-  /** File name inside the history folder. */
   name: string
   /** Its bytes, or why they could not be read (over a cap, a symlink, a folder, …). */
   bytes: Uint8Array | { unreadable: string }
@@ -29,28 +29,19 @@ export interface HistoryFile {
 export interface Generation {
   source: 'latest' | 'history'
   name: string
-  /**
-   * The whole receipt; null for a history generation when the latest receipt loaded:
-   * its envelope is then the latest's, and nothing reads this one's again (issue 7: kept,
-   * the parsed history files of every receipt stayed in memory until the gate ended).
-   */
+  /** Null for a history generation once the latest loaded (issue 7: nothing reads it). */
   receipt: JsonObject | null
-  /**
-   * The generation's own envelope verdict, as written (kept when `receipt` is not): when
-   * selection picks a history generation, its verdict gates, not the latest's (SPEC §3).
-   */
+  /** Its own verdict: a selected history generation's gates, not the latest's (SPEC §3). */
   verdict: JsonValue | undefined
   findings: FindingsContainer | null
 }
 
-export type LoadResult =
-  { ok: true; generations: Generation[] } | { ok: false; reason: string }
+type Failed = { ok: false; reason: string }
+export type LoadResult = { ok: true; generations: Generation[] } | Failed
 
 /**
- * Loads the lineage of one receipt: its history generations (sorted by name) and the
- * latest pointer. `latest` is the parsed latest receipt with its valid container (or
- * null when the latest pointer is missing: an orphaned history). Fails closed, with
- * the reason, on any history file flowctl would refuse.
+ * Loads the lineage of one receipt: its history generations (sorted by name), then
+ * `latest` (null for an orphaned history). Fails closed on any history file flowctl refuses.
  */
 export function loadGenerations(
   latest: {
@@ -68,13 +59,7 @@ export function loadGenerations(
     const fileScope = scopeOf(loaded.receipt)
     if (scope === null) scope = fileScope
     if (pyEqual(fileScope, scope)) {
-      generations.push({
-        source: 'history',
-        name: file.name,
-        receipt: latest ? null : loaded.receipt,
-        verdict: own(loaded.receipt, 'verdict'),
-        findings: loaded.findings
-      })
+      generations.push(generation('history', file.name, loaded, !latest))
     } else if (latest === null) {
       return {
         ok: false,
@@ -82,25 +67,26 @@ export function loadGenerations(
       }
     }
   }
-  if (latest)
-    generations.push({
-      source: 'latest',
-      name: latest.name,
-      receipt: latest.receipt,
-      verdict: own(latest.receipt, 'verdict'),
-      findings: latest.findings
-    })
+  if (latest) generations.push(generation('latest', latest.name, latest))
   return generations.length > 0
     ? { ok: true, generations }
     : { ok: false, reason: 'no receipt and no history' }
 }
 
+function generation(
+  source: Generation['source'],
+  name: string,
+  { receipt, findings }: { receipt: JsonObject; findings: FindingsContainer | null },
+  keepReceipt = true
+): Generation {
+  const verdict = own(receipt, 'verdict')
+  return { source, name, receipt: keepReceipt ? receipt : null, verdict, findings }
+}
+
 function loadHistoryFile(
   file: HistoryFile
-):
-  | { ok: true; receipt: JsonObject; findings: FindingsContainer }
-  | { ok: false; reason: string } {
-  const fail = (why: string): { ok: false; reason: string } => ({
+): { ok: true; receipt: JsonObject; findings: FindingsContainer } | Failed {
+  const fail = (why: string): Failed => ({
     ok: false,
     reason: `history ${file.name}: ${why}`
   })
@@ -112,7 +98,9 @@ function loadHistoryFile(
   if (!findings.ok) return fail(`invalid findings: ${findings.reasons[0] ?? ''}`)
   if (findings.value === null)
     return fail('has no findings container (only structured generations are archived)')
-  const expected = expectedHistoryName(findings.value)
+  // `sha256(sourceReceiptId).json`; an id with a lone surrogate has no UTF-8 to hash.
+  const id = findings.value.sourceReceiptId
+  const expected = hasLoneSurrogate(id) ? null : historyFileName(id)
   if (expected !== file.name)
     return fail(`must be named ${expected ?? 'sha256(sourceReceiptId).json'}`)
   return { ok: true, receipt: read.value, findings: findings.value }
@@ -120,17 +108,12 @@ function loadHistoryFile(
 
 /** The (type, id, mode) scope of a receipt: generations of other scopes are not its lineage. */
 function scopeOf(receipt: JsonObject): JsonValue[] {
-  return [
-    own(receipt, 'type') ?? null,
-    own(receipt, 'id') ?? null,
-    own(receipt, 'mode') ?? null
-  ]
+  return ['type', 'id', 'mode'].map((key) => own(receipt, key) ?? null)
 }
 
 /** The outcome of selection for one receipt. */
 export type Selection =
-  | { state: 'current'; tip: FindingsContainer; chainLength: number }
-  | { state: 'stale'; tip: FindingsContainer; chainLength: number }
+  | { state: 'current' | 'stale'; tip: FindingsContainer; chainLength: number }
   | { state: 'ambiguous'; reason: string }
   | { state: 'absent' }
 
@@ -145,17 +128,14 @@ export function candidateHeads(
   containers: readonly FindingsContainer[],
   filter: SelectionFilter = {}
 ): string[] {
-  // The tips `selectCurrent` will test, by the same helpers: a generation superseded
-  // only by one of another kind or backend is a tip there, and its head must be asked.
+  // By `selectCurrent`'s helpers: one superseded only across kind or backend is a tip there.
   return [...new Set(unsuperseded(inScope(containers, filter)).map((c) => c.headSha))]
 }
 
 /**
- * flowctl's selection over already-validated containers, with the head test as a
- * predicate. Exactly one current unsuperseded tip → `current`; several → `ambiguous`;
- * none → `stale` when there is one tip, `ambiguous` when several. Structural faults
- * (duplicate ids, missing or mismatched parents, a broken chain, an incomplete
- * snapshot) → `ambiguous` with the rule that failed.
+ * flowctl's selection over validated containers. One current unsuperseded tip → `current`;
+ * several → `ambiguous`; none → `stale` with one tip, else `ambiguous`. Structural faults
+ * (duplicate ids, bad parents, a broken chain, an incomplete snapshot) → `ambiguous`.
  */
 export function selectCurrent(
   all: readonly FindingsContainer[],
@@ -206,10 +186,7 @@ function inScope(
 
 /** The containers no other one supersedes: the tips selection chooses among. */
 function unsuperseded(containers: readonly FindingsContainer[]): FindingsContainer[] {
-  const superseded = new Set<string>()
-  for (const container of containers)
-    if (container.supersedesReceiptId != null)
-      superseded.add(container.supersedesReceiptId)
+  const superseded = new Set(containers.map((c) => c.supersedesReceiptId))
   return containers.filter((c) => !superseded.has(c.sourceReceiptId))
 }
 
@@ -241,11 +218,9 @@ function walkChain(
   tip: FindingsContainer,
   byId: Map<string, FindingsContainer>
 ): number | string {
+  // No cycle can occur: `parentFault` made every parent exist, one round lower.
   const chain: FindingsContainer[] = []
-  const seen = new Set<string>()
   for (let cursor: FindingsContainer | undefined = tip; cursor;) {
-    if (seen.has(cursor.sourceReceiptId)) return 'the supersedes chain has a cycle'
-    seen.add(cursor.sourceReceiptId)
     chain.push(cursor)
     cursor =
       cursor.supersedesReceiptId == null
@@ -280,17 +255,11 @@ function itemLineageFault(
   const at = (): string => `round ${generation.round}, ${item.id}`
   if (!state.chainIds.has(item.firstSeenReceiptId))
     return `${at()}: first seen in a receipt outside its chain`
-  if (
-    item.firstSeenReceiptId !== generation.sourceReceiptId &&
-    !state.known.has(item.id)
-  ) {
-    return `${at()}: claims an earlier round but no earlier round holds it`
-  }
-  if (
-    state.known.has(item.id) &&
-    item.firstSeenReceiptId === generation.sourceReceiptId
-  ) {
-    return `${at()}: claims to be new but an earlier round holds it`
+  const isNew = item.firstSeenReceiptId === generation.sourceReceiptId
+  if (isNew === state.known.has(item.id)) {
+    return isNew
+      ? `${at()}: claims to be new but an earlier round holds it`
+      : `${at()}: claims an earlier round but no earlier round holds it`
   }
   const prior = item.priorFindingId
   if (prior != null) {
@@ -306,7 +275,7 @@ function itemLineageFault(
 
 const SEVERITY_RANK = new Map(SEVERITIES.map((severity, rank) => [severity, rank]))
 
-/** Canonical display order: P0→P3, then confidence high→low, then ordinal. Input order is never required. */
+/** Display order: P0→P3, then confidence high→low, then ordinal (whatever the input order). */
 export function sortItems<
   T extends Pick<FindingItem, 'severity' | 'confidence' | 'ordinal'>
 >(items: readonly T[]): T[] {
@@ -345,22 +314,15 @@ export function pyEqual(a: JsonValue | undefined, b: JsonValue | undefined): boo
       : null
   const na = num(a)
   const nb = num(b)
-  if (na !== null || nb !== null) return na !== null && nb !== null && na === nb
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((v, i) => pyEqual(v, b[i]))
-    )
-  }
-  if (isJsonObject(a) || isJsonObject(b)) {
-    if (!isJsonObject(a) || !isJsonObject(b)) return false
+  if (na !== null || nb !== null) return na === nb
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((v, i) => pyEqual(v, b[i]))
+  if (isJsonObject(a) && isJsonObject(b)) {
     const keys = Object.keys(a)
     return (
       keys.length === Object.keys(b).length &&
-      keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && pyEqual(a[k], b[k]))
+      keys.every((k) => Object.hasOwn(b, k) && pyEqual(a[k], b[k]))
     )
   }
-  return a === b
+  return a === b // strings, null; and false across kinds
 }

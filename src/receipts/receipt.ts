@@ -1,18 +1,13 @@
-/**
- * One receipt file, read and judged on its own: bytes → JSON → envelope (guard) →
- * structured projection (findings + criteria). Nothing here throws on bad input.
- */
+/** One receipt file: bytes → JSON → envelope (guard) → projection. Never throws on bad input. */
 import { checkEnvelope, type Envelope } from './envelope.js'
 import { checkCriteria, checkFindings } from './findings.js'
-import { readJsonBytes, type JsonObject } from './json.js'
+import { isJsonObject, readJsonBytes, type JsonObject } from './json.js'
 import type { Criterion, FindingsContainer } from './schema.js'
-
-/** State of the structured projection: `absent` means a legacy receipt (verdict + prose). */
-export type ProjectionState = 'valid' | 'absent' | 'invalid'
 
 /** The projection of a readable receipt. */
 export interface Projection {
-  state: ProjectionState
+  /** `absent` means a legacy receipt (verdict + prose). */
+  state: 'valid' | 'absent' | 'invalid'
   /** The valid container, when there is one. */
   findings: FindingsContainer | null
   criteria: Criterion[] | null
@@ -46,17 +41,15 @@ export function inspectReceipt(path: string, bytes: Uint8Array): InspectedReceip
   const read = readJsonBytes(bytes)
   if (!read.ok) return { readable: false, path, reason: read.reason, data: null }
   const envelope = checkEnvelope(read.value, path)
-  const data =
-    typeof read.value === 'object' && read.value !== null && !Array.isArray(read.value)
-      ? (read.value as JsonObject)
-      : null
+  const data = isJsonObject(read.value) ? read.value : null
   if (!envelope.ok) return { readable: false, path, reason: envelope.reason, data }
+  const object = data as JsonObject // the guard passes only objects
   return {
     readable: true,
     path,
     envelope: envelope.envelope,
-    projection: project(data as JsonObject),
-    data: data as JsonObject
+    projection: project(object),
+    data: object
   }
 }
 
@@ -64,17 +57,13 @@ export function inspectReceipt(path: string, bytes: Uint8Array): InspectedReceip
 export function project(data: JsonObject): Projection {
   const findings = checkFindings(data)
   const criteria = checkCriteria(data)
+  if (findings.ok && criteria.ok) {
+    const state = findings.value === null ? 'absent' : 'valid'
+    return { state, findings: findings.value, criteria: criteria.value, reasons: [] }
+  }
   const reasons = [
     ...(findings.ok ? [] : findings.reasons),
     ...(criteria.ok ? [] : criteria.reasons)
   ]
-  if (reasons.length > 0)
-    return { state: 'invalid', findings: null, criteria: null, reasons }
-  const container = findings.ok ? findings.value : null
-  return {
-    state: container === null ? 'absent' : 'valid',
-    findings: container,
-    criteria: criteria.ok ? criteria.value : null,
-    reasons: []
-  }
+  return { state: 'invalid', findings: null, criteria: null, reasons }
 }

@@ -1,16 +1,9 @@
 /**
- * zod schemas for review receipts, with the bounds of flowctl (flow-next 4.4.0,
- * `flowctl.py:5107-5134`). They hold the per-field rules; the rules that relate
- * fields to each other (ids, lineage stamps, anchor SHAs, the byte bound, the
- * envelope binding) live in `findings.ts`, which runs them in flowctl's order.
- *
- * The findings container, its items and anchors are closed (unknown keys are
- * rejected); the envelope is open. `null` counts as absent exactly where flowctl
- * says so, and nowhere else.
- *
- * `schema/receipt.schema.json` is generated from these schemas (`npm run schema`):
- * `.meta()` carries the JSON Schema keywords a refinement cannot show, and
- * `.describe()` the descriptions editors display.
+ * zod schemas for the per-field rules of review receipts, with flowctl's bounds (flow-next
+ * 4.4.0, `flowctl.py:5107-5134`); rules across fields live in `findings.ts`. The container,
+ * items and anchors are closed, the envelope open; `null` is absent only where flowctl says.
+ * `npm run schema` generates `schema/receipt.schema.json` from them: `.meta()` adds the
+ * keywords a refinement cannot show, `.describe()` the descriptions editors display.
  */
 import { z } from 'zod'
 import {
@@ -32,10 +25,9 @@ import { withinCodePoints } from './text.js'
 export * from './limits.js'
 
 /**
- * Where a length check runs: on the type it is for, and on nothing else. zod runs a length
- * check on any value with a `length` key (its default), even after the type check
- * failed, and a receipt's `{"length": {}}` — an object without a prototype — would then
- * be compared with a number and throw instead of being refused.
+ * Length checks run on their own type only: by default zod runs them on anything with a
+ * `length` key even after the type check failed, and `{"length": {}}` (no prototype)
+ * would then throw instead of being refused.
  */
 const ON_STRINGS = {
   when: (payload: z.core.ParsePayload): boolean => typeof payload.value === 'string'
@@ -49,16 +41,13 @@ function nonEmptyString(): z.ZodString {
   return z.string().min(1, { error: 'must be a non-empty string', ...ON_STRINGS })
 }
 
-/** A non-empty string of at most `max` code points. */
-function boundedString(max: number): z.ZodString {
-  return (
-    nonEmptyString()
-      .refine((value) => withinCodePoints(value, max), {
-        error: `must be at most ${max} code points`
-      })
-      // JSON Schema's maxLength counts code points too, so it states the refinement exactly.
-      .meta({ maxLength: max })
-  )
+/** A string (non-empty by default) of at most `max` code points, as maxLength counts. */
+function boundedString(max: number, base = nonEmptyString()): z.ZodString {
+  return base
+    .refine((value) => withinCodePoints(value, max), {
+      error: `must be at most ${max} code points`
+    })
+    .meta({ maxLength: max })
 }
 
 /** An integer (never a bool, never a float token) of at least `min`. */
@@ -74,7 +63,7 @@ function anchorPath(): z.ZodString {
   })
 }
 
-export const AnchorSchema = z
+const AnchorSchema = z
   .strictObject({
     path: anchorPath().describe(
       'Repository path, relative; checked after Markdown cleaning (backticks, ** and \\ are tolerated).'
@@ -98,7 +87,7 @@ export const AnchorSchema = z
   })
   .describe('Where a finding is, on one side of the diff.')
 
-export const FindingItemSchema = z
+const FindingItemSchema = z
   .strictObject({
     id: boundedString(LIMITS.id).describe(
       'finding- and the first 32 hex digits of sha256("flow-next-finding-v1\\0" + firstSeenReceiptId + "\\0" + ordinal).'
@@ -121,11 +110,7 @@ export const FindingItemSchema = z
     body: boundedString(LIMITS.body),
     rIds: z
       .array(
-        z
-          .string()
-          .refine((value) => withinCodePoints(value, LIMITS.id), {
-            error: `must be at most ${LIMITS.id} code points`
-          })
+        boundedString(LIMITS.id, z.string())
           .refine((value) => RID.test(value), {
             error: 'must be R followed by digits (R4a is not)'
           })
@@ -195,7 +180,7 @@ export const FindingsContainerSchema = z
   })
   .describe('Structured findings, v1. At most 262144 bytes as compact UTF-8 JSON.')
 
-export const CriterionSchema = z
+const CriterionSchema = z
   .strictObject({
     id: z
       .string()
@@ -215,10 +200,7 @@ export const CriteriaSchema = z
   })
   .describe('Completion reviews only; null counts as absent.')
 
-/**
- * The envelope as the Ralph guard reads it: `type` and `id` non-empty strings,
- * `verdict` one of four. Every other key is allowed and kept by the caller.
- */
+/** The envelope as the Ralph guard reads it; every other key is allowed. */
 export const EnvelopeSchema = z.object({
   type: nonEmptyString().describe(
     'plan_review, impl_review, completion_review, qa_verdict, …'
@@ -228,11 +210,6 @@ export const EnvelopeSchema = z.object({
 })
 
 export type Verdict = (typeof VERDICTS)[number]
-export type { ReviewKind } from './limits.js'
-export type Severity = (typeof SEVERITIES)[number]
-export type Classification = (typeof CLASSIFICATIONS)[number]
-export type FindingStatus = (typeof STATUSES)[number]
-export type Anchor = z.infer<typeof AnchorSchema>
 export type FindingItem = z.infer<typeof FindingItemSchema>
 export type FindingsContainer = z.infer<typeof FindingsContainerSchema>
 export type Criterion = z.infer<typeof CriterionSchema>
