@@ -1,9 +1,7 @@
 /**
- * Where a finding sits in the PR's diff (issue 25). GitHub shows a check-run annotation
- * inline only on a line the PR's diff shows (a hunk's lines, context included); the rest
- * appear in the Checks tab alone. Base-side anchors (deleted lines) have no head line of
- * their own: they are moved to the head line where the change that removed them sits.
- * Pure: patches in, line facts out.
+ * Where a finding sits in the PR's diff (issue 25). GitHub shows an annotation inline only
+ * on a line of a hunk (context included), else in the Checks tab alone. Base-side anchors
+ * (deleted lines) are moved to the head line of the change that removed them.
  */
 import type { ChangedFile, ChangedFiles } from './source.js'
 
@@ -66,14 +64,13 @@ export function parsePatch(patch: string): Omit<FileDiff, 'path'> {
     }
     if (!inHunk) continue
     const mark = line[0]
-    if (mark === '-') {
+    if (mark === '-' || mark === '+') {
       open ??= { removedFrom: oldLine, removedTo: oldLine - 1, added: null }
-      open.removedTo = oldLine
-      oldLine++
-    } else if (mark === '+') {
-      open ??= { removedFrom: oldLine, removedTo: oldLine - 1, added: null }
-      open.added ??= newLine
-      newLine++
+      if (mark === '-') open.removedTo = oldLine++
+      else {
+        open.added ??= newLine
+        newLine++
+      }
     } else if (mark === ' ') {
       close()
       oldLine++
@@ -120,12 +117,6 @@ export function inDiff(
   if (file === undefined) return false
   if (file.shown === null) return null
   return file.shown.some(([from, to]) => startLine <= to && endLine >= from)
-}
-
-/** Whether a base path's removed lines are known: null when the changed files or its patch are not. */
-export function baseKnown(map: DiffMap | null, path: string): boolean | null {
-  if (map === null) return null
-  return map.byBase.get(path)?.shown === null ? null : true
 }
 
 /**

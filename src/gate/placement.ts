@@ -5,7 +5,7 @@
  * change that removed its line, or listed as not mapped. Pure.
  */
 import { findingLevel } from './annotations.js'
-import { baseKnown, inDiff, mapBaseLine, type DiffMap } from './diff-map.js'
+import { inDiff, mapBaseLine, type DiffMap } from './diff-map.js'
 import type { DiffPlacement, ReceiptRow, ReportFinding } from './report.js'
 
 /**
@@ -54,10 +54,11 @@ function place(finding: ReportFinding, map: DiffMap | null): ReportFinding {
       ...finding,
       inDiff: inDiff(map, anchor.path, anchor.startLine, anchor.endLine)
     }
+  // A mapped base-side finding sits on a changed line: in the diff by construction;
+  // else it is out of it unless the changed files or this file's patch are unknown.
   const mappedTo = mapBaseLine(map, anchor.path, anchor.startLine)
-  // A mapped base-side finding sits on a changed line: in the diff by construction.
-  const known = baseKnown(map, anchor.path)
-  return { ...finding, inDiff: mappedTo ? true : known === null ? null : false, mappedTo }
+  const unknown = map === null || map.byBase.get(anchor.path)?.shown === null
+  return { ...finding, inDiff: mappedTo ? true : unknown ? null : false, mappedTo }
 }
 
 /** `<server>/<owner>/<repo>/blob/<head>/<path>#L<n>`, each path segment escaped; null without a repository. */

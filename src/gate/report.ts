@@ -28,11 +28,7 @@ export interface ReportFinding {
     startLine: number
     endLine: number
   } | null
-  /**
-   * Whether the anchor is on a line the PR's diff shows (GitHub shows the annotation
-   * inline only then); null when unknown (no anchor, the patch or the changed files
-   * unknown). Set on current findings (issue 25).
-   */
+  /** On a line the PR's diff shows (annotated inline only then); null when unknown. Issue 25. */
   inDiff?: boolean | null
   /** A base-side anchor: the head line its annotation is at, or null when no change removed its line. */
   mappedTo?: { path: string; line: number } | null
@@ -68,7 +64,6 @@ export interface ReceiptDetails {
   suppressed: Record<string, number> | null
   /** `walkthrough.deferred`. */
   deferred: number | null
-  /** `validator` block: dispatched/dropped/kept. */
   validator: {
     dispatched: number | null
     dropped: number | null
@@ -130,10 +125,7 @@ export interface Report {
   title?: string
   conclusion: Conclusion
   head: string
-  /**
-   * The merge base `select: changed` counted changes from (null: another selection, or
-   * none known). Optional only for reports made without a selection (a PR not found).
-   */
+  /** The merge base `select: changed` counted from (else null); absent without a selection. */
   base?: string | null
   /** How many receipts were selected: the rows of `receipts`. */
   selected?: number
@@ -150,10 +142,7 @@ export interface Report {
   notes: string[]
   /** Where the current findings sit in the PR's diff (issue 25); absent in special reports. */
   diff?: DiffPlacement
-  /**
-   * Review coverage of the PR's code commits (issue 25): null when it could not be
-   * computed (the note says why), absent when `coverage: off` or in special reports.
-   */
+  /** Review coverage of the PR's code commits: null when not computed, absent when off. */
   coverage?: Coverage | null
 }
 
