@@ -76,7 +76,7 @@ export function sinkTails(markdown: string): string[] {
 const squash = (text: string): string => text.replace(/\s+/g, '')
 
 /**
- * The tails a body bullet can name: the text between the checkbox and the last
+ * The tails a body bullet can name, squashed: the text between the checkbox and the last
  * breadcrumb, with or without its `[<sev>, …]` prefix (or what is left of it when the
  * agent stripped its `[`). Only an equal tail names a deferral, never a substring.
  */
@@ -85,7 +85,7 @@ function bodyBulletTails(line: string): string[] {
   const afterBox = line.replace(CHECKBOX, '')
   const content = afterBox.slice(0, afterBox.lastIndexOf(BREADCRUMB)).trim()
   const withoutPrefix = /^\[?[^\]]*\] (.*)$/.exec(content)?.[1]
-  return withoutPrefix === undefined ? [content] : [withoutPrefix, content]
+  return (withoutPrefix === undefined ? [content] : [withoutPrefix, content]).map(squash)
 }
 
 export interface AuditInput {
@@ -143,10 +143,7 @@ export function auditDeferred(input: AuditInput): DeferredAudit {
   }
   const unreadable = input.sinkUnreadable ?? null
   const lines = input.body.split(/\r?\n/)
-  const bodyTails = lines.flatMap((line) => {
-    const candidates = bodyBulletTails(line)
-    return candidates.length > 0 ? [candidates.map(squash)] : []
-  })
+  const bodyTails = lines.map(bodyBulletTails).filter((tails) => tails.length > 0)
   // Each body bullet names at most one deferral: two equal deferrals need two bullets.
   const unused = [...bodyTails]
   const unnamed = tails.filter((tail) => {

@@ -130,7 +130,7 @@ export function mapBaseLine(
   line: number
 ): { path: string; line: number } | null {
   const file = map?.byBase.get(path)
-  if (file === undefined || file.shown === null || file.lastHeadLine === 0) return null
+  if (file === undefined || file.lastHeadLine === 0) return null
   const change = file.changes.find((c) => line >= c.removedFrom && line <= c.removedTo)
   if (change === undefined) return null
   // A deletion at the end of the file has no line after it: the last line instead.

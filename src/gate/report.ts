@@ -1,7 +1,6 @@
 /**
- * The JSON report (SPEC §8): a stable contract that tests and users script against.
- * Keys may be added later, never renamed or removed. The helpers at the end are the
- * facts about a report that more than one output reads (title, outputs, summary).
+ * The JSON report (SPEC §8), a stable contract: keys may be added, never renamed or
+ * removed. The helpers at the end are facts about a report that several outputs read.
  */
 import type { Coverage } from './coverage.js'
 import type { DeferredAudit } from './deferred.js'
