@@ -37,15 +37,12 @@ export function parsePatch(patch: string): Omit<FileDiff, 'path'> {
   let oldLine = 0
   let newLine = 0
   let inHunk = false
-  let open: { removedFrom: number; removedTo: number; added: number | null } | null = null
+  // The run of changed lines being read; its head line is its first added line, if any.
+  let open: (Omit<Change, 'headLine'> & { headLine: number | null }) | null = null
   let lastHeadLine = 0
   const close = (): void => {
     if (open && open.removedTo >= open.removedFrom)
-      changes.push({
-        removedFrom: open.removedFrom,
-        removedTo: open.removedTo,
-        headLine: open.added ?? newLine
-      })
+      changes.push({ ...open, headLine: open.headLine ?? newLine })
     open = null
   }
   for (const line of patch.split('\n')) {
@@ -65,10 +62,10 @@ export function parsePatch(patch: string): Omit<FileDiff, 'path'> {
     if (!inHunk) continue
     const mark = line[0]
     if (mark === '-' || mark === '+') {
-      open ??= { removedFrom: oldLine, removedTo: oldLine - 1, added: null }
+      open ??= { removedFrom: oldLine, removedTo: oldLine - 1, headLine: null }
       if (mark === '-') open.removedTo = oldLine++
       else {
-        open.added ??= newLine
+        open.headLine ??= newLine
         newLine++
       }
     } else if (mark === ' ') {

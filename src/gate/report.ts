@@ -34,11 +34,8 @@ export interface ReportFinding {
 }
 
 /** A finding the summary lists by where it sits (issue 25). */
-export interface PlacedFinding {
+export interface PlacedFinding extends Pick<ReportFinding, 'id' | 'severity' | 'title'> {
   receipt: string
-  id: string
-  severity: string
-  title: string
   /** The anchor's path and first line. */
   path: string
   line: number
