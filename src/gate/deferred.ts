@@ -1,13 +1,15 @@
 /**
- * The deferred-finding audit (SPEC §6). Flow-Next records deferrals as a count on the
- * receipt (`walkthrough.deferred`) and as bullets in `.flow/review-deferred/<slug>.md`;
- * its make-pr step copies each bullet into the PR body as
- * `- [ ] … — deferred from impl-review (…)`. The audit checks the body names them all.
+ * The deferred-finding audit (SPEC §6). Flow-Next counts deferrals on the receipt
+ * (`walkthrough.deferred`) and lists them in `.flow/review-deferred/<slug>.md`; make-pr
+ * copies each bullet into the PR body as `- [ ] … — deferred from impl-review (…)`.
  */
 import type { Problem } from './report.js'
 
-/** The PR-body breadcrumb make-pr writes after each deferred finding (em dash). */
+/** A Markdown task-list checkbox opening a line, ticked or not. */
+const CHECKBOX = /^[ \t]*[-*+] \[[ xX]\] /
+/** A checkbox bullet carrying the breadcrumb make-pr writes after each deferred finding. */
 const BODY_BULLET = /^[ \t]*[-*+] \[[ xX]\] .*— deferred from impl-review \(/
+const BREADCRUMB = ' — deferred from impl-review ('
 /** A sink bullet: `- [<sev>, confidence <n>, <classification>] <file>:<line> — <title>`. */
 const SINK_BULLET = /^- \[[^\]]*\] (.*)$/
 
@@ -15,9 +17,8 @@ const SINK_BULLET = /^- \[[^\]]*\] (.*)$/
 export interface DeferredHint {
   /** The sink tail, or null for deferrals known only by the receipts' count. */
   item: string | null
-  /** The body line that came closest, if any. */
+  /** The body line that came closest, if any, and why it did not count (or that none names it). */
   nearMiss: string | null
-  /** Why that line did not count (or that none names it). */
   why: string
   /** The exact bullet to paste into the PR body. */
   paste: string
@@ -32,11 +33,10 @@ export function hintItem(hint: DeferredHint): string {
 export interface DeferredAudit {
   expected: number
   named: number
-  /** The `<file>:<line> — <title>` tails of the deferral file's bullets the body does not name (identifiers). */
+  /** The `<file>:<line> — <title>` tails of sink bullets the body does not name. */
   unnamed: string[]
   /** Deferrals counted on the receipts (walkthrough.deferred) that no bullet names. */
   uncounted: number
-  /** One per unnamed deferral: the near miss seen, why it did not count, what to paste. */
   hints: DeferredHint[]
   /** True when the audit did not run (disabled, or no PR body); see `notes`. */
   skipped: boolean
@@ -51,40 +51,41 @@ export function branchSlug(branch: string): string {
   return branch.replaceAll('/', '-').replace(/[^A-Za-z0-9._-]/g, '') || 'HEAD'
 }
 
-/** The sink path for a branch. */
 export function deferralSinkPath(branch: string): string {
   return `.flow/review-deferred/${branchSlug(branch)}.md`
 }
 
-/** The `<file>:<line> — <title>` tails of a sink file's bullets (sub-bullets excluded). */
-export function sinkTails(markdown: string): string[] {
+/** A sink file's bullet lines, sub-bullets excluded. */
+function sinkBullets(markdown: string): string[] {
   return markdown
     .split(/\r?\n/)
     .map((line) => line.trimStart())
     .filter((line) => line.startsWith('- ['))
-    .map(sinkTailOf)
 }
 
-/** A Markdown task-list checkbox opening a line, ticked or not. */
-const CHECKBOX = /^[ \t]*[-*+] \[[ xX]\] /
-/** The breadcrumb make-pr writes after each deferred finding. */
-const BREADCRUMB = ' — deferred from impl-review ('
+function sinkTailOf(line: string): string {
+  return SINK_BULLET.exec(line)?.[1]?.trim() ?? line.slice(2).trim()
+}
+
+/** The `<file>:<line> — <title>` tails of a sink file's bullets. */
+export function sinkTails(markdown: string): string[] {
+  return sinkBullets(markdown).map(sinkTailOf)
+}
 
 /** Whitespace-insensitive form of a tail, on both sides of every comparison. */
 const squash = (text: string): string => text.replace(/\s+/g, '')
 
 /**
- * The `<file>:<line> — <title>` tails a body bullet can name: the text between the
- * checkbox and the last breadcrumb, with the `[<sev>, confidence <n>, <class>]` prefix
- * (or what is left of it when the agent stripped its `[`) taken off. A deferral is named
- * only by a tail equal to its own — never a substring of a longer path or title.
+ * The tails a body bullet can name, squashed: the text between the checkbox and the last
+ * breadcrumb, with or without its `[<sev>, …]` prefix (or what is left of it when the
+ * agent stripped its `[`). Only an equal tail names a deferral, never a substring.
  */
-export function bodyBulletTails(line: string): string[] {
+function bodyBulletTails(line: string): string[] {
   if (!BODY_BULLET.test(line)) return []
   const afterBox = line.replace(CHECKBOX, '')
   const content = afterBox.slice(0, afterBox.lastIndexOf(BREADCRUMB)).trim()
   const withoutPrefix = /^\[?[^\]]*\] (.*)$/.exec(content)?.[1]
-  return withoutPrefix === undefined ? [content] : [withoutPrefix, content]
+  return (withoutPrefix === undefined ? [content] : [withoutPrefix, content]).map(squash)
 }
 
 export interface AuditInput {
@@ -108,41 +109,41 @@ export function auditProblems(
   hints: readonly DeferredHint[],
   sinkPath: string | null
 ): Problem[] {
-  return [
-    ...(unreadableSink === null
-      ? []
-      : [
-          {
-            code: 'deferral-unreadable',
-            path: sinkPath,
-            message: `the deferral file cannot be read, its bullets are unknown: ${unreadableSink}`
-          }
-        ]),
-    ...hints.map((hint) => ({
-      code: 'deferred-unnamed',
+  const problems = hints.map((hint) => ({
+    code: 'deferred-unnamed',
+    path: sinkPath,
+    message: `${hintItem(hint)} is not named in the PR body: ${hint.why}`
+  }))
+  if (unreadableSink !== null)
+    problems.unshift({
+      code: 'deferral-unreadable',
       path: sinkPath,
-      message: `${hintItem(hint)} is not named in the PR body: ${hint.why}`
-    }))
-  ]
+      message: `the deferral file cannot be read, its bullets are unknown: ${unreadableSink}`
+    })
+  return problems
 }
 
-/** Runs the audit. */
 export function auditDeferred(input: AuditInput): DeferredAudit {
-  const tails = input.sink ? sinkTails(input.sink.markdown) : []
+  const sink = input.sink
+  const tails = sink ? sinkTails(sink.markdown) : []
   const expected = Math.max(input.deferredCount, tails.length)
-  if (!input.enabled) return skipped(expected, 'audit-deferred is false')
-  if (input.body === null) return skipped(expected, 'no PR body given')
+  if (!input.enabled || input.body === null) {
+    const why = input.enabled ? 'no PR body given' : 'audit-deferred is false'
+    return {
+      expected,
+      named: 0,
+      unnamed: [],
+      uncounted: 0,
+      hints: [],
+      skipped: true,
+      notes: [why],
+      unreadableSink: null,
+      failed: false
+    }
+  }
   const unreadable = input.sinkUnreadable ?? null
-  // No note when the file was read, or when it is there but unreadable (that fails below).
-  const notes =
-    input.sink || unreadable !== null
-      ? []
-      : [input.sinkNote ?? 'no deferral file: only counts checked']
   const lines = input.body.split(/\r?\n/)
-  const bodyTails = lines.flatMap((line) => {
-    const candidates = bodyBulletTails(line)
-    return candidates.length > 0 ? [candidates.map(squash)] : []
-  })
+  const bodyTails = lines.map(bodyBulletTails).filter((tails) => tails.length > 0)
   // Each body bullet names at most one deferral: two equal deferrals need two bullets.
   const unused = [...bodyTails]
   const unnamed = tails.filter((tail) => {
@@ -151,20 +152,16 @@ export function auditDeferred(input: AuditInput): DeferredAudit {
     unused.splice(at, 1)
     return false
   })
-  const namedTails = tails.length - unnamed.length
   // Deferrals counted on receipts but absent from the sink are named by bullets alone.
   const countOnly = expected - tails.length
-  let named = namedTails + Math.min(unused.length, countOnly)
+  let named = tails.length - unnamed.length + Math.min(unused.length, countOnly)
   // The body cannot name more deferred findings than it has deferral bullets for the count.
   if (bodyTails.length < input.deferredCount) named = Math.min(named, bodyTails.length)
   const uncounted = Math.max(0, expected - named - unnamed.length)
-  const slug = input.sink?.path ?? null
   const hints = [
-    ...unnamed.map((tail) => hintFor(tail, lines, input.sink, slug)),
+    ...(sink ? unnamed.map((tail) => hintFor(tail, lines, sink)) : []),
     ...(uncounted > 0 ? [countHint(uncounted, lines)] : [])
   ]
-  if (unreadable !== null)
-    notes.push(`deferral file unreadable, its bullets unknown: ${unreadable}`)
   return {
     expected,
     named,
@@ -172,7 +169,12 @@ export function auditDeferred(input: AuditInput): DeferredAudit {
     uncounted,
     hints,
     skipped: false,
-    notes,
+    notes:
+      unreadable !== null
+        ? [`deferral file unreadable, its bullets unknown: ${unreadable}`]
+        : sink
+          ? []
+          : [input.sinkNote ?? 'no deferral file: only counts checked'],
     unreadableSink: unreadable,
     failed: expected - named > 0 || unreadable !== null
   }
@@ -182,22 +184,19 @@ export function auditDeferred(input: AuditInput): DeferredAudit {
 function hintFor(
   tail: string,
   lines: readonly string[],
-  sink: { path: string; markdown: string } | null,
-  sinkPath: string | null
+  sink: { path: string; markdown: string }
 ): DeferredHint {
   const raw =
-    sink?.markdown
-      .split(/\r?\n/)
+    sinkBullets(sink.markdown)
       .map((line) => line.trim())
-      .find((line) => line.startsWith('- [') && sinkTailOf(line) === tail) ?? `- ${tail}`
-  const paste = `- [ ] ${raw.slice(2)}${BREADCRUMB}\`${sinkPath ?? '.flow/review-deferred/<branch>.md'}\`)`
+      .find((line) => sinkTailOf(line) === tail) ?? `- ${tail}`
   const where = tail.split(' — ')[0] ?? tail
   const near = lines.find((line) => squash(line).includes(squash(where)))
   return {
     item: tail,
     nearMiss: near ?? null,
     why: near ? nearMissWhy(near, tail) : 'no line of the PR body names it',
-    paste
+    paste: `- [ ] ${raw.slice(2)}${BREADCRUMB}\`${sink.path}\`)`
   }
 }
 
@@ -225,22 +224,4 @@ function nearMissWhy(line: string, tail: string | null): string {
       : 'it lacks the " — deferred from impl-review (" marker'
   }
   return "its <file>:<line> — <title> differs from the deferral file's"
-}
-
-function sinkTailOf(line: string): string {
-  return SINK_BULLET.exec(line)?.[1]?.trim() ?? line.slice(2).trim()
-}
-
-function skipped(expected: number, why: string): DeferredAudit {
-  return {
-    expected,
-    named: 0,
-    unnamed: [],
-    uncounted: 0,
-    hints: [],
-    skipped: true,
-    notes: [why],
-    unreadableSink: null,
-    failed: false
-  }
 }

@@ -6,7 +6,7 @@ import type { FindingItem, FindingsContainer } from '../receipts/schema.js'
 import type { ReceiptDetails, ReportFinding } from './report.js'
 
 /** A non-negative safe integer, or null. */
-export function count(value: JsonValue | undefined): number | null {
+function count(value: JsonValue | undefined): number | null {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
     ? value
     : null

@@ -1,9 +1,7 @@
 /**
- * Where a finding sits in the PR's diff (issue 25). GitHub shows a check-run annotation
- * inline only on a line the PR's diff shows (a hunk's lines, context included); the rest
- * appear in the Checks tab alone. Base-side anchors (deleted lines) have no head line of
- * their own: they are moved to the head line where the change that removed them sits.
- * Pure: patches in, line facts out.
+ * Where a finding sits in the PR's diff (issue 25). GitHub shows an annotation inline only
+ * on a line of a hunk (context included), else in the Checks tab alone. Base-side anchors
+ * (deleted lines) are moved to the head line of the change that removed them.
  */
 import type { ChangedFile, ChangedFiles } from './source.js'
 
@@ -39,15 +37,12 @@ export function parsePatch(patch: string): Omit<FileDiff, 'path'> {
   let oldLine = 0
   let newLine = 0
   let inHunk = false
-  let open: { removedFrom: number; removedTo: number; added: number | null } | null = null
+  // The run of changed lines being read; its head line is its first added line, if any.
+  let open: (Omit<Change, 'headLine'> & { headLine: number | null }) | null = null
   let lastHeadLine = 0
   const close = (): void => {
     if (open && open.removedTo >= open.removedFrom)
-      changes.push({
-        removedFrom: open.removedFrom,
-        removedTo: open.removedTo,
-        headLine: open.added ?? newLine
-      })
+      changes.push({ ...open, headLine: open.headLine ?? newLine })
     open = null
   }
   for (const line of patch.split('\n')) {
@@ -66,14 +61,13 @@ export function parsePatch(patch: string): Omit<FileDiff, 'path'> {
     }
     if (!inHunk) continue
     const mark = line[0]
-    if (mark === '-') {
-      open ??= { removedFrom: oldLine, removedTo: oldLine - 1, added: null }
-      open.removedTo = oldLine
-      oldLine++
-    } else if (mark === '+') {
-      open ??= { removedFrom: oldLine, removedTo: oldLine - 1, added: null }
-      open.added ??= newLine
-      newLine++
+    if (mark === '-' || mark === '+') {
+      open ??= { removedFrom: oldLine, removedTo: oldLine - 1, headLine: null }
+      if (mark === '-') open.removedTo = oldLine++
+      else {
+        open.headLine ??= newLine
+        newLine++
+      }
     } else if (mark === ' ') {
       close()
       oldLine++
@@ -122,12 +116,6 @@ export function inDiff(
   return file.shown.some(([from, to]) => startLine <= to && endLine >= from)
 }
 
-/** Whether a base path's removed lines are known: null when the changed files or its patch are not. */
-export function baseKnown(map: DiffMap | null, path: string): boolean | null {
-  if (map === null) return null
-  return map.byBase.get(path)?.shown === null ? null : true
-}
-
 /**
  * The head line a base-side anchor is annotated at: where the change that removed or
  * changed its first line sits, at the file's head path. Null when no hunk removed
@@ -139,7 +127,7 @@ export function mapBaseLine(
   line: number
 ): { path: string; line: number } | null {
   const file = map?.byBase.get(path)
-  if (file === undefined || file.shown === null || file.lastHeadLine === 0) return null
+  if (file === undefined || file.lastHeadLine === 0) return null
   const change = file.changes.find((c) => line >= c.removedFrom && line <= c.removedTo)
   if (change === undefined) return null
   // A deletion at the end of the file has no line after it: the last line instead.

@@ -1,17 +1,15 @@
 /**
- * Places each current finding in the PR's diff (issue 25): a head-side finding is in the
- * diff (annotated inline) or outside it (its annotation only in the Checks tab, so the
- * summary lists it with a link); a base-side finding is moved to the head line of the
- * change that removed its line, or listed as not mapped. Pure.
+ * Places each current finding in the PR's diff (issue 25). Head-side findings outside it
+ * are annotated in the Checks tab only, so the summary lists them with a link; base-side
+ * ones are moved to the change that removed their line, or listed as not mapped.
  */
 import { findingLevel } from './annotations.js'
-import { baseKnown, inDiff, mapBaseLine, type DiffMap } from './diff-map.js'
+import { inDiff, mapBaseLine, type DiffMap } from './diff-map.js'
 import type { DiffPlacement, ReceiptRow, ReportFinding } from './report.js'
 
 /**
- * The rows with `inDiff` (and `mappedTo` for base-side anchors) on their current
- * findings, and what the summary lists. `repositoryUrl` (`<server>/<owner>/<repo>`)
- * makes the links; without it the entries are plain `file:line`.
+ * The rows with `inDiff` (and base-side `mappedTo`) on their current findings, and what
+ * the summary lists; links need `repositoryUrl` (`<server>/<owner>/<repo>`).
  */
 export function placeFindings(
   rows: readonly ReceiptRow[],
@@ -54,10 +52,11 @@ function place(finding: ReportFinding, map: DiffMap | null): ReportFinding {
       ...finding,
       inDiff: inDiff(map, anchor.path, anchor.startLine, anchor.endLine)
     }
+  // A mapped base-side finding sits on a changed line: in the diff by construction;
+  // else it is out of it unless the changed files or this file's patch are unknown.
   const mappedTo = mapBaseLine(map, anchor.path, anchor.startLine)
-  // A mapped base-side finding sits on a changed line: in the diff by construction.
-  const known = baseKnown(map, anchor.path)
-  return { ...finding, inDiff: mappedTo ? true : known === null ? null : false, mappedTo }
+  const unknown = map === null || map.byBase.get(anchor.path)?.shown === null
+  return { ...finding, inDiff: mappedTo ? true : unknown ? null : false, mappedTo }
 }
 
 /** `<server>/<owner>/<repo>/blob/<head>/<path>#L<n>`, each path segment escaped; null without a repository. */

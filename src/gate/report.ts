@@ -1,7 +1,6 @@
 /**
- * The JSON report (SPEC §8): a stable contract that tests and users script against.
- * Keys may be added later, never renamed or removed. The helpers at the end are the
- * facts about a report that more than one output reads (title, outputs, summary).
+ * The JSON report (SPEC §8), a stable contract: keys may be added, never renamed or
+ * removed. The helpers at the end are facts about a report that several outputs read.
  */
 import type { Coverage } from './coverage.js'
 import type { DeferredAudit } from './deferred.js'
@@ -28,22 +27,15 @@ export interface ReportFinding {
     startLine: number
     endLine: number
   } | null
-  /**
-   * Whether the anchor is on a line the PR's diff shows (GitHub shows the annotation
-   * inline only then); null when unknown (no anchor, the patch or the changed files
-   * unknown). Set on current findings (issue 25).
-   */
+  /** On a line the PR's diff shows (annotated inline only then); null when unknown. Issue 25. */
   inDiff?: boolean | null
   /** A base-side anchor: the head line its annotation is at, or null when no change removed its line. */
   mappedTo?: { path: string; line: number } | null
 }
 
 /** A finding the summary lists by where it sits (issue 25). */
-export interface PlacedFinding {
+export interface PlacedFinding extends Pick<ReportFinding, 'id' | 'severity' | 'title'> {
   receipt: string
-  id: string
-  severity: string
-  title: string
   /** The anchor's path and first line. */
   path: string
   line: number
@@ -68,7 +60,6 @@ export interface ReceiptDetails {
   suppressed: Record<string, number> | null
   /** `walkthrough.deferred`. */
   deferred: number | null
-  /** `validator` block: dispatched/dropped/kept. */
   validator: {
     dispatched: number | null
     dropped: number | null
@@ -130,10 +121,7 @@ export interface Report {
   title?: string
   conclusion: Conclusion
   head: string
-  /**
-   * The merge base `select: changed` counted changes from (null: another selection, or
-   * none known). Optional only for reports made without a selection (a PR not found).
-   */
+  /** The merge base `select: changed` counted from (else null); absent without a selection. */
   base?: string | null
   /** How many receipts were selected: the rows of `receipts`. */
   selected?: number
@@ -150,10 +138,7 @@ export interface Report {
   notes: string[]
   /** Where the current findings sit in the PR's diff (issue 25); absent in special reports. */
   diff?: DiffPlacement
-  /**
-   * Review coverage of the PR's code commits (issue 25): null when it could not be
-   * computed (the note says why), absent when `coverage: off` or in special reports.
-   */
+  /** Review coverage of the PR's code commits: null when not computed, absent when off. */
   coverage?: Coverage | null
 }
 
