@@ -20,15 +20,14 @@ import {
   compareFrom,
   prCommitMethods,
   touchedPaths,
-  type PrCommitsOptions
+  type PrCommitsOptions,
+  type Repo
 } from './pr-commits.js'
 
 /** GitHub caps the PR files list at 3,000 and a comparison's files at 300. */
 const PR_FILES_CAP = 3000
 const COMPARE_FILES_CAP = 300
 const BLOB_CONCURRENCY = 8
-
-type Repo = { owner: string; repo: string }
 
 export interface ApiSourceOptions extends PrCommitsOptions {
   /**

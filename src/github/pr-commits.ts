@@ -25,7 +25,7 @@ export const OVER_CAP: CommitGraph = {
   note: `the PR has ${PR_COMMITS_CAP} commits or more, more than GitHub lists`
 }
 
-type Repo = { owner: string; repo: string }
+export type Repo = { owner: string; repo: string }
 type Comparison = Awaited<
   ReturnType<Octokit['rest']['repos']['compareCommitsWithBasehead']>
 >['data']
