@@ -61,9 +61,6 @@ export function project(data: JsonObject): Projection {
     const state = findings.value === null ? 'absent' : 'valid'
     return { state, findings: findings.value, criteria: criteria.value, reasons: [] }
   }
-  const reasons = [
-    ...(findings.ok ? [] : findings.reasons),
-    ...(criteria.ok ? [] : criteria.reasons)
-  ]
+  const reasons = [findings, criteria].flatMap((check) => (check.ok ? [] : check.reasons))
   return { state: 'invalid', findings: null, criteria: null, reasons }
 }
