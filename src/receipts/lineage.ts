@@ -16,7 +16,7 @@ import {
 } from './json.js'
 import type { FindingItem, FindingsContainer, ReviewKind } from './schema.js'
 import { SEVERITIES } from './limits.js'
-import { hasLoneSurrogate } from './text.js'
+import { clip, hasLoneSurrogate } from './text.js'
 
 /** One file of `<receipt>.history/`, as read from the tree. */
 export interface HistoryFile {
@@ -147,7 +147,7 @@ export function selectCurrent(
   for (const container of containers) {
     if (byId.has(container.sourceReceiptId)) {
       return ambiguous(
-        `two generations share sourceReceiptId ${short(container.sourceReceiptId)}`
+        `two generations share sourceReceiptId ${clip(container.sourceReceiptId, 20)}`
       )
     }
     byId.set(container.sourceReceiptId, container)
@@ -200,7 +200,7 @@ function parentFault(
   }
   const parent = byId.get(parentId)
   if (!parent)
-    return `round ${container.round} supersedes ${short(parentId)}, which is not in its history`
+    return `round ${container.round} supersedes ${clip(parentId, 20)}, which is not in its history`
   if (
     parent.reviewKind !== container.reviewKind ||
     parent.backend !== container.backend
@@ -238,42 +238,30 @@ function walkChain(
         return `round ${generation.round} drops finding ${id} (every generation must be a complete snapshot)`
     }
     for (const item of generation.items) {
-      const fault = itemLineageFault(item, generation, { known, priorOwners, chainIds })
-      if (fault) return fault
+      // Built only for a fault (issue 7: this runs for every item of every generation).
+      const at = (): string => `round ${generation.round}, ${item.id}`
+      if (!chainIds.has(item.firstSeenReceiptId))
+        return `${at()}: first seen in a receipt outside its chain`
+      const isNew = item.firstSeenReceiptId === generation.sourceReceiptId
+      if (isNew === known.has(item.id)) {
+        return isNew
+          ? `${at()}: claims to be new but an earlier round holds it`
+          : `${at()}: claims an earlier round but no earlier round holds it`
+      }
+      const prior = item.priorFindingId
+      if (prior != null) {
+        const owner = priorOwners.get(prior)
+        if (!known.has(prior))
+          return `${at()}: priorFindingId ${prior} is not an earlier finding`
+        if (owner !== undefined && owner !== item.id)
+          return `${at()}: priorFindingId ${prior} is already claimed by ${owner}`
+        priorOwners.set(prior, item.id)
+      }
       known.add(item.id)
     }
   }
   return chain.length
 }
-
-function itemLineageFault(
-  item: FindingItem,
-  generation: FindingsContainer,
-  state: { known: Set<string>; priorOwners: Map<string, string>; chainIds: Set<string> }
-): string | null {
-  // Built only for a fault (issue 7: this runs for every item of every generation).
-  const at = (): string => `round ${generation.round}, ${item.id}`
-  if (!state.chainIds.has(item.firstSeenReceiptId))
-    return `${at()}: first seen in a receipt outside its chain`
-  const isNew = item.firstSeenReceiptId === generation.sourceReceiptId
-  if (isNew === state.known.has(item.id)) {
-    return isNew
-      ? `${at()}: claims to be new but an earlier round holds it`
-      : `${at()}: claims an earlier round but no earlier round holds it`
-  }
-  const prior = item.priorFindingId
-  if (prior != null) {
-    const owner = state.priorOwners.get(prior)
-    if (!state.known.has(prior))
-      return `${at()}: priorFindingId ${prior} is not an earlier finding`
-    if (owner !== undefined && owner !== item.id)
-      return `${at()}: priorFindingId ${prior} is already claimed by ${owner}`
-    state.priorOwners.set(prior, item.id)
-  }
-  return null
-}
-
-const SEVERITY_RANK = new Map(SEVERITIES.map((severity, rank) => [severity, rank]))
 
 /** Display order: P0→P3, then confidence high→low, then ordinal (whatever the input order). */
 export function sortItems<
@@ -281,7 +269,7 @@ export function sortItems<
 >(items: readonly T[]): T[] {
   return [...items].sort(
     (a, b) =>
-      (SEVERITY_RANK.get(a.severity) ?? 9) - (SEVERITY_RANK.get(b.severity) ?? 9) ||
+      SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
       b.confidence - a.confidence ||
       a.ordinal - b.ordinal
   )
@@ -289,10 +277,6 @@ export function sortItems<
 
 function ambiguous(reason: string): Selection {
   return { state: 'ambiguous', reason }
-}
-
-function short(id: string): string {
-  return id.length > 20 ? `${id.slice(0, 19)}…` : id
 }
 
 /** Python's default string order: by code point, not by UTF-16 unit. */
