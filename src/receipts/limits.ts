@@ -1,11 +1,7 @@
-/** Enumerations, bounds and patterns of receipts, as flowctl defines them (`flowctl.py:5107-5134`). */
+/** Enumerations and bounds of receipts, as flowctl defines them (`flowctl.py:5107-5134`). */
 export const VERDICTS = ['SHIP', 'NEEDS_WORK', 'MAJOR_RETHINK', 'NEEDS_HUMAN'] as const
 export const SEVERITIES = ['P0', 'P1', 'P2', 'P3'] as const
-export const CONFIDENCES = [0, 25, 50, 75, 100] as const
-export const CLASSIFICATIONS = ['introduced', 'pre_existing'] as const
-export const STATUSES = ['open', 'fixed', 'not_fixed', 'withdrawn'] as const
 export const REVIEW_KINDS = ['plan', 'implementation', 'completion', 'qa'] as const
-export const CRITERIA_STATUSES = ['met', 'violated', 'n/a'] as const
 
 /** Bounds of the findings v1 container, in code points unless named bytes. */
 export const LIMITS = {
@@ -20,13 +16,6 @@ export const LIMITS = {
   criteria: 100,
   criteriaNote: 400
 } as const
-
-/** `[0-9a-f]{7,64}`: lowercase hex only, as flowctl stores it. */
-export const BLOB_OID = /^[0-9a-f]{7,64}$/
-/** Python's `R\d+` with `re.fullmatch`: `\d` is any Unicode decimal digit. */
-export const RID = /^R\p{Nd}+$/u
-/** `G[1-9][0-9]*`: ASCII digits only, unlike the R-ID rule. */
-export const CRITERION_ID = /^G[1-9][0-9]*$/
 
 /** Receipt `type` → findings `reviewKind` (`_REVIEW_TYPE_TO_FINDINGS_KIND`). */
 export const TYPE_TO_KIND: Readonly<Record<string, ReviewKind>> = Object.freeze(

@@ -6,23 +6,14 @@
  * keywords a refinement cannot show, `.describe()` the descriptions editors display.
  */
 import { z } from 'zod'
-import {
-  BLOB_OID,
-  CLASSIFICATIONS,
-  CONFIDENCES,
-  CRITERIA_STATUSES,
-  CRITERION_ID,
-  LIMITS,
-  REVIEW_KINDS,
-  RID,
-  SEVERITIES,
-  STATUSES,
-  VERDICTS
-} from './limits.js'
+import { LIMITS, REVIEW_KINDS, SEVERITIES, VERDICTS } from './limits.js'
 import { safePath } from './paths.js'
 import { withinCodePoints } from './text.js'
 
 export * from './limits.js'
+
+/** Python's `R\d+` with `re.fullmatch`: `\d` is any Unicode decimal digit. */
+const RID = /^R\p{Nd}+$/u
 
 /**
  * Length checks run on their own type only: by default zod runs them on anything with a
@@ -81,7 +72,7 @@ const AnchorSchema = z
       .describe('Last line, at least startLine; null counts as absent.'),
     blobOid: z
       .string()
-      .regex(BLOB_OID, { error: 'must be 7 to 64 lowercase hex digits' })
+      .regex(/^[0-9a-f]{7,64}$/, { error: 'must be 7 to 64 lowercase hex digits' })
       .nullish()
       .describe('Blob id of the file on that side; null counts as absent.')
   })
@@ -98,14 +89,14 @@ const FindingItemSchema = z
     severity: z.enum(SEVERITIES).describe('P0 (most severe) to P3.'),
     confidence: z
       .union(
-        CONFIDENCES.map((value) => z.literal(value)),
+        ([0, 25, 50, 75, 100] as const).map((value) => z.literal(value)),
         { error: 'must be one of 0, 25, 50, 75, 100' }
       )
       .describe('Reviewer confidence, an integer (100.0 is refused).'),
     classification: z
-      .enum(CLASSIFICATIONS)
+      .enum(['introduced', 'pre_existing'])
       .describe('Introduced by the change under review, or there before it.'),
-    status: z.enum(STATUSES),
+    status: z.enum(['open', 'fixed', 'not_fixed', 'withdrawn']),
     title: boundedString(LIMITS.title),
     body: boundedString(LIMITS.body),
     rIds: z
@@ -184,9 +175,9 @@ const CriterionSchema = z
   .strictObject({
     id: z
       .string()
-      .regex(CRITERION_ID, { error: 'must be G1, G2, … (no G0, no leading zero)' })
+      .regex(/^G[1-9][0-9]*$/, { error: 'must be G1, G2, … (no G0, no leading zero)' })
       .describe('G1, G2, …; unique in the list.'),
-    status: z.enum(CRITERIA_STATUSES),
+    status: z.enum(['met', 'violated', 'n/a']),
     note: boundedString(LIMITS.criteriaNote).nullish().describe('null counts as absent.')
   })
   .describe('One acceptance criterion of a completion review.')
