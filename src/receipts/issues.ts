@@ -9,13 +9,9 @@ import { clip } from './text.js'
 /** At most this many reasons per projection; the rest are counted. */
 const MAX_REASONS = 5
 
-const ARTICLES: Record<string, string> = {
-  int: 'an integer',
-  number: 'a number',
-  string: 'a string',
-  object: 'an object',
-  array: 'an array',
-  boolean: 'a boolean'
+/** `a string`, `an object`: the type zod expected, as a reason names it. */
+function article(type: string): string {
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`
 }
 
 /** Formats a JSON path the way a reader writes it: `findings.items[3].anchor.path`. */
@@ -50,16 +46,10 @@ function formatIssue(prefix: string, issue: $ZodIssue): string {
         .map((key) => JSON.stringify(clip(key, 40)))
         .join(', ')} (this object is closed)`
     case 'invalid_type':
-      return `${where}: must be ${ARTICLES[issue.expected] ?? issue.expected} (got ${describeValue(issue.input)})`
+      return `${where}: must be ${article(issue.expected)} (got ${describeValue(issue.input)})`
     case 'invalid_value':
       return `${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')} (got ${describeValue(issue.input)})`
     default: // too_big, too_small, custom, invalid_format, invalid_union
-      return `${where}: ${plainMessage(issue)}${issue.input === undefined ? '' : ` (got ${describeValue(issue.input)})`}`
+      return `${where}: ${issue.message.replace(/^Invalid input: /, '')}${issue.input === undefined ? '' : ` (got ${describeValue(issue.input)})`}`
   }
-}
-
-function plainMessage(issue: $ZodIssue): string {
-  if (issue.code === 'too_big' && issue.origin === 'int')
-    return 'must be an integer within 2^53 - 1'
-  return issue.message.replace(/^Invalid input: /, '')
 }
