@@ -93,13 +93,12 @@ describe('checkContainer on its own (no envelope binding)', () => {
     const container = buildContainer({ reviewKind: 'qa', backend: 'whatever' })
     expect(checkContainer(parsed(container))).toMatchObject({ ok: true })
   })
-  it('uses the given prefix in reasons', () => {
+  it('names the container `findings` in reasons', () => {
     const container = buildContainer()
     container.round = raw('1.0')
-    const checked = checkContainer(parsed(container), 'history[0].findings')
+    const checked = checkContainer(parsed(container))
     expect(checked.ok).toBe(false)
-    if (!checked.ok)
-      expect(checked.reasons[0]).toMatch(/^history\[0\]\.findings\.round: /)
+    if (!checked.ok) expect(checked.reasons[0]).toMatch(/^findings\.round: /)
   })
   it('refuses non-objects and undefined', () => {
     expect(checkContainer(undefined)).toMatchObject({ ok: false })

@@ -18,20 +18,17 @@ import {
 import { hasLoneSurrogate } from './text.js'
 
 /** A validation answer: the typed value, or the reasons it is refused. */
-export type Checked<T> = { ok: true; value: T } | { ok: false; reasons: string[] }
+type Checked<T> = { ok: true; value: T } | { ok: false; reasons: string[] }
 
 /** Validates one findings v1 container on its own (no envelope binding). */
-export function checkContainer(
-  value: JsonValue | undefined,
-  prefix = 'findings'
-): Checked<FindingsContainer> {
-  if (!isJsonObject(value)) return refuse(`${prefix}: must be an object`)
-  const parsed = parse(FindingsContainerSchema, value, prefix)
+export function checkContainer(value: JsonValue | undefined): Checked<FindingsContainer> {
+  if (!isJsonObject(value)) return refuse('findings: must be an object')
+  const parsed = parse(FindingsContainerSchema, value, 'findings')
   if (!parsed.ok) return parsed
   const container = parsed.value
-  const reasons = [...roundRules(container, prefix), ...itemRules(container, prefix)]
+  const reasons = [...roundRules(container), ...itemRules(container)]
   // Last, as in flowctl: only an otherwise valid container is measured.
-  if (reasons.length === 0) reasons.push(...byteBound(container, prefix))
+  if (reasons.length === 0) reasons.push(...byteBound(container))
   return reasons.length === 0
     ? { ok: true, value: container }
     : { ok: false, reasons: reasons.slice(0, 5) }
@@ -46,25 +43,25 @@ function parse<T>(schema: z.ZodType<T>, value: JsonValue, prefix: string): Check
 }
 
 /** `round` 1 exactly for a root; more than 1 with a parent; a parent is not itself. */
-function roundRules(container: FindingsContainer, prefix: string): string[] {
+function roundRules(container: FindingsContainer): string[] {
   const { round, supersedesReceiptId: parent } = container
   if (parent == null ? round !== 1 : round <= 1) {
     const rule = parent == null ? '1 without' : 'greater than 1 with'
-    return [`${prefix}.round: must be ${rule} supersedesReceiptId (got ${round})`]
+    return [`findings.round: must be ${rule} supersedesReceiptId (got ${round})`]
   }
   if (parent === container.sourceReceiptId) {
-    return [`${prefix}.supersedesReceiptId: must differ from sourceReceiptId`]
+    return ['findings.supersedesReceiptId: must differ from sourceReceiptId']
   }
   return []
 }
 
 /** Ids, ordinals, lineage stamps and anchors, across the items of one container. */
-function itemRules(container: FindingsContainer, prefix: string): string[] {
+function itemRules(container: FindingsContainer): string[] {
   const reasons: string[] = []
   const ids = new Set<string>()
   const ordinals = new Set<number>()
   container.items.forEach((item, index) => {
-    const at = `${prefix}.items[${index}]`
+    const at = `findings.items[${index}]`
     const anchor = item.anchor
     if (anchor?.endLine != null && anchor.endLine < anchor.startLine) {
       reasons.push(
@@ -113,19 +110,19 @@ function itemRules(container: FindingsContainer, prefix: string): string[] {
  * order (same escapes; a valid container holds only safe integers). flowctl cannot encode
  * an unpaired surrogate at all (`JSON.stringify` would escape it): that is invalid.
  */
-function byteBound(container: FindingsContainer, prefix: string): string[] {
+function byteBound(container: FindingsContainer): string[] {
   let encodable = true
   const text = JSON.stringify(container, (_key, value: unknown) => {
     if (typeof value === 'string' && hasLoneSurrogate(value)) encodable = false
     return value
   })
   if (!encodable) {
-    return [`${prefix}: holds an unpaired surrogate (flowctl cannot encode it as UTF-8)`]
+    return ['findings: holds an unpaired surrogate (flowctl cannot encode it as UTF-8)']
   }
   const bytes = Buffer.byteLength(text)
   if (bytes <= LIMITS.containerBytes) return []
   return [
-    `${prefix}: is ${bytes} bytes as compact JSON, over the ${LIMITS.containerBytes}-byte bound`
+    `findings: is ${bytes} bytes as compact JSON, over the ${LIMITS.containerBytes}-byte bound`
   ]
 }
 
@@ -164,14 +161,11 @@ export function checkCriteria(receipt: JsonObject): Checked<Criterion[] | null> 
   }
   const parsed = parse(CriteriaSchema, criteria, 'criteria')
   if (!parsed.ok) return parsed
-  const list = parsed.value
-  const seen = new Set<string>()
-  for (const [index, criterion] of list.entries()) {
-    if (seen.has(criterion.id))
-      return refuse(`criteria[${index}].id: duplicate criterion ${criterion.id}`)
-    seen.add(criterion.id)
-  }
-  return { ok: true, value: list }
+  const ids = parsed.value.map((criterion) => criterion.id)
+  const index = ids.findIndex((id, at) => ids.indexOf(id) !== at)
+  return index === -1
+    ? parsed
+    : refuse(`criteria[${index}].id: duplicate criterion ${ids[index]}`)
 }
 
 function refuse<T>(reason: string): Checked<T> {
