@@ -80,16 +80,7 @@ class JsonSyntaxError extends Error {}
 
 const STRING_RUN = /[^"\\\u0000-\u001f]*/y
 const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y
-const ESCAPES: Record<string, string> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t'
-}
+const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y
 
 class Parser {
   private pos = 0
@@ -178,38 +169,30 @@ class Parser {
     }
   }
 
+  /** Scans a string token for its faults; `JSON.parse` decodes its escapes (the same ones). */
   private string(): string {
     const start = this.pos
     this.pos++ // opening quote
-    let out = ''
+    let escaped = false
     for (;;) {
       STRING_RUN.lastIndex = this.pos
-      STRING_RUN.exec(this.text)
-      out += this.text.slice(this.pos, STRING_RUN.lastIndex)
+      STRING_RUN.test(this.text)
       this.pos = STRING_RUN.lastIndex
       const ch = this.text[this.pos]
-      if (ch === '"') {
-        this.pos++
-        return out
-      }
+      if (ch === '"') break
       if (ch === undefined) this.fail('unterminated string', start)
       if (ch !== '\\') this.fail(`raw control character ${describeChar(ch)} in a string`)
-      out += this.escape()
+      ESCAPE.lastIndex = this.pos
+      if (!ESCAPE.test(this.text)) {
+        const u = this.text[this.pos + 1] === 'u'
+        this.fail(u ? 'invalid \\u escape' : 'invalid escape in a string')
+      }
+      this.pos = ESCAPE.lastIndex
+      escaped = true
     }
-  }
-
-  private escape(): string {
-    const code = this.text[this.pos + 1]
-    if (code === 'u') {
-      const hex = this.text.slice(this.pos + 2, this.pos + 6)
-      if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('invalid \\u escape')
-      this.pos += 6
-      return String.fromCharCode(parseInt(hex, 16))
-    }
-    const mapped = code === undefined ? undefined : ESCAPES[code]
-    if (mapped === undefined) this.fail('invalid escape in a string')
-    this.pos += 2
-    return mapped
+    this.pos++ // closing quote
+    const token = this.text.slice(start, this.pos)
+    return escaped ? (JSON.parse(token) as string) : token.slice(1, -1)
   }
 
   private number(): number | JsonFloat | JsonBigInt {
