@@ -124,7 +124,7 @@ class Parser {
 
   private object(depth: number): JsonObject {
     const result = Object.create(null) as JsonObject
-    this.members(depth, '}', 'object', () => {
+    this.members(depth, '}', () => {
       if (this.text[this.pos] !== '"') this.fail('expected a string key')
       const key = this.string()
       this.skipWhitespace()
@@ -139,17 +139,13 @@ class Parser {
 
   private array(depth: number): JsonValue[] {
     const result: JsonValue[] = []
-    this.members(depth, ']', 'array', () => result.push(this.value(depth)))
+    this.members(depth, ']', () => result.push(this.value(depth)))
     return result
   }
 
   /** The comma-separated members of an object or array, `read` called at each one. */
-  private members(
-    depth: number,
-    close: '}' | ']',
-    kind: 'object' | 'array',
-    read: () => unknown
-  ): void {
+  private members(depth: number, close: '}' | ']', read: () => unknown): void {
+    const kind = close === '}' ? 'object' : 'array'
     if (depth > MAX_JSON_DEPTH) this.fail(`nested deeper than ${MAX_JSON_DEPTH} levels`)
     this.pos++ // { or [
     this.skipWhitespace()
