@@ -18,23 +18,19 @@ export interface Envelope {
 
 type EnvelopeCheck = { ok: true; envelope: Envelope } | { ok: false; reason: string }
 
-// The guard's slug suffix: `-x`, `-ab1`, or a multi-segment slug. Python's `\d` matches
-// any Unicode decimal digit and `$` also matches before a final newline: both kept.
-const SUFFIX = '(?:-[a-z0-9][a-z0-9-]*[a-z0-9]|-[a-z0-9]{1,3})?'
-const NAME_FORMS: ReadonlyArray<readonly [RegExp, string]> = [
-  [new RegExp(`^plan-(fn-\\p{Nd}+${SUFFIX})\\.json\\n?$`, 'u'), 'plan_review'],
-  [new RegExp(`^impl-(fn-\\p{Nd}+${SUFFIX}\\.\\p{Nd}+)\\.json\\n?$`, 'u'), 'impl_review'],
-  [new RegExp(`^completion-(fn-\\p{Nd}+${SUFFIX})\\.json\\n?$`, 'u'), 'completion_review']
-]
+// The guard's `plan-<epic>.json`, `completion-<epic>.json` and `impl-<epic>.<task>.json`.
+// Python's `\d` is any Unicode decimal digit, and `$` matches before a final newline: kept.
+const EPIC = 'fn-\\p{Nd}+(?:-[a-z0-9][a-z0-9-]*[a-z0-9]|-[a-z0-9]{1,3})?'
+const NAME_FORM = new RegExp(
+  `^(?:(plan|completion)-(${EPIC})|impl-(${EPIC}\\.\\p{Nd}+))\\.json\\n?$`,
+  'u'
+)
 
 /** The (type, id) a receipt's file name implies, or null when it has none of the forms. */
 function typeAndIdFromName(path: string): { type: string; id: string } | null {
-  const base = path.slice(path.lastIndexOf('/') + 1)
-  for (const [form, type] of NAME_FORMS) {
-    const match = form.exec(base)
-    if (match?.[1] !== undefined) return { type, id: match[1] }
-  }
-  return null
+  const match = NAME_FORM.exec(path.slice(path.lastIndexOf('/') + 1))
+  if (!match) return null
+  return { type: `${match[1] ?? 'impl'}_review`, id: (match[2] ?? match[3]) as string }
 }
 
 /** Runs the guard over a parsed receipt; `path` is its repository path (or file name). */
