@@ -47,25 +47,23 @@ function integerAtLeast(min: number): z.ZodInt {
 }
 
 /** A path checked after flowctl's markdown cleaning (see `safePath`). */
-function anchorPath(): z.ZodString {
-  return z.string().refine((value) => safePath(value) !== null, {
-    error:
-      'must be a relative repository path (no leading /, drive letter, empty, . or .. segment)'
-  })
-}
+const AnchorPath = z.string().refine((value) => safePath(value) !== null, {
+  error:
+    'must be a relative repository path (no leading /, drive letter, empty, . or .. segment)'
+})
 
 const AnchorSchema = z
   .strictObject({
-    path: anchorPath().describe(
+    path: AnchorPath.describe(
       'Repository path, relative; checked after Markdown cleaning (backticks, ** and \\ are tolerated).'
     ),
     side: z.enum(['base', 'head']).describe('Which side of the diff the lines are on.'),
     startLine: integerAtLeast(1).describe('First line, 1-based.'),
     baseSha: boundedString(LIMITS.id).describe("Equal to the container's baseSha."),
     headSha: boundedString(LIMITS.id).describe("Equal to the container's headSha."),
-    originalPath: anchorPath()
-      .nullish()
-      .describe('Path before a rename; null counts as absent.'),
+    originalPath: AnchorPath.nullish().describe(
+      'Path before a rename; null counts as absent.'
+    ),
     endLine: z
       .int()
       .nullish()
