@@ -279,15 +279,13 @@ function ambiguous(reason: string): Selection {
   return { state: 'ambiguous', reason }
 }
 
-/** Python's default string order: by code point, not by UTF-16 unit. */
-export function comparePython(a: string, b: string): number {
-  const left = Array.from(a)
-  const right = Array.from(b)
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const diff = (left[i]?.codePointAt(0) ?? 0) - (right[i]?.codePointAt(0) ?? 0)
+/** Python's string order, by code point (equal prefixes end between code points). */
+function comparePython(a: string, b: string): number {
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    const diff = (a.codePointAt(i) ?? 0) - (b.codePointAt(i) ?? 0)
     if (diff !== 0) return diff
   }
-  return left.length - right.length
+  return a.length - b.length
 }
 
 /** Python's `==` on JSON values (True == 1, 1 == 1.0; lists and dicts by content). */
