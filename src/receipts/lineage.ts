@@ -16,7 +16,7 @@ import {
 } from './json.js'
 import type { FindingItem, FindingsContainer, ReviewKind } from './schema.js'
 import { SEVERITIES } from './limits.js'
-import { clip, hasLoneSurrogate } from './text.js'
+import { clip } from './text.js'
 
 /** One file of `<receipt>.history/`, as read from the tree. */
 export interface HistoryFile {
@@ -98,11 +98,9 @@ function loadHistoryFile(
   if (!findings.ok) return fail(`invalid findings: ${findings.reasons[0] ?? ''}`)
   if (findings.value === null)
     return fail('has no findings container (only structured generations are archived)')
-  // `sha256(sourceReceiptId).json`; an id with a lone surrogate has no UTF-8 to hash.
-  const id = findings.value.sourceReceiptId
-  const expected = hasLoneSurrogate(id) ? null : historyFileName(id)
-  if (expected !== file.name)
-    return fail(`must be named ${expected ?? 'sha256(sourceReceiptId).json'}`)
+  // A valid container holds no lone surrogate (flowctl could not encode it): the id hashes.
+  const expected = historyFileName(findings.value.sourceReceiptId)
+  if (expected !== file.name) return fail(`must be named ${expected}`)
   return { ok: true, receipt: read.value, findings: findings.value }
 }
 
