@@ -37,11 +37,8 @@ function typeAndIdFromName(path: string): { type: string; id: string } | null {
 export function checkEnvelope(value: JsonValue, path: string): EnvelopeCheck {
   if (!isJsonObject(value))
     return { ok: false, reason: 'expected a JSON object at the top level' }
-  const parsed = EnvelopeSchema.safeParse({
-    type: own(value, 'type'),
-    id: own(value, 'id'),
-    verdict: own(value, 'verdict')
-  })
+  // Parsed objects have no prototype: zod reads own keys only.
+  const parsed = EnvelopeSchema.safeParse(value)
   if (!parsed.success) {
     const typeOrId = parsed.error.issues.some((issue) => issue.path[0] !== 'verdict')
     return {
