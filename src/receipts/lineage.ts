@@ -44,11 +44,7 @@ export type LoadResult = { ok: true; generations: Generation[] } | Failed
  * `latest` (null for an orphaned history). Fails closed on any history file flowctl refuses.
  */
 export function loadGenerations(
-  latest: {
-    receipt: JsonObject
-    findings: FindingsContainer | null
-    name: string
-  } | null,
+  latest: (Pick<Generation, 'name' | 'findings'> & { receipt: JsonObject }) | null,
   history: readonly HistoryFile[]
 ): LoadResult {
   let scope = latest ? scopeOf(latest.receipt) : null

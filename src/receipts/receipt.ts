@@ -8,7 +8,6 @@ import type { Criterion, FindingsContainer } from './schema.js'
 export interface Projection {
   /** `absent` means a legacy receipt (verdict + prose). */
   state: 'valid' | 'absent' | 'invalid'
-  /** The valid container, when there is one. */
   findings: FindingsContainer | null
   criteria: Criterion[] | null
   /** Why the projection is invalid; empty otherwise. */

@@ -27,7 +27,6 @@ const ON_ARRAYS = {
   when: (payload: z.core.ParsePayload): boolean => Array.isArray(payload.value)
 }
 
-/** A non-empty string. */
 function nonEmptyString(): z.ZodString {
   return z.string().min(1, { error: 'must be a non-empty string', ...ON_STRINGS })
 }
@@ -125,7 +124,6 @@ const FindingItemSchema = z
       .describe(
         'A finding of an earlier generation this one continues, not its own id; null counts as absent.'
       ),
-    // `anchor: null` is not absent: flowctl crashes on it, so it is invalid here.
     anchor: AnchorSchema.optional().describe(
       'Optional; null is refused (flowctl crashes on it).'
     )
@@ -155,7 +153,6 @@ export const FindingsContainerSchema = z
         ...ON_ARRAYS
       })
       .describe('Ids and ordinals unique; any order.'),
-    // Present means a non-empty string: `"baseSha": null` is invalid in flowctl.
     baseSha: boundedString(LIMITS.id)
       .optional()
       .describe(
