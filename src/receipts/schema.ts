@@ -27,12 +27,12 @@ const ON_ARRAYS = {
   when: (payload: z.core.ParsePayload): boolean => Array.isArray(payload.value)
 }
 
-function nonEmptyString(): z.ZodString {
-  return z.string().min(1, { error: 'must be a non-empty string', ...ON_STRINGS })
-}
+const NonEmptyString = z
+  .string()
+  .min(1, { error: 'must be a non-empty string', ...ON_STRINGS })
 
 /** A string (non-empty by default) of at most `max` code points, as maxLength counts. */
-function boundedString(max: number, base = nonEmptyString()): z.ZodString {
+function boundedString(max: number, base = NonEmptyString): z.ZodString {
   return base
     .refine((value) => withinCodePoints(value, max), {
       error: `must be at most ${max} code points`
@@ -40,10 +40,8 @@ function boundedString(max: number, base = nonEmptyString()): z.ZodString {
     .meta({ maxLength: max })
 }
 
-/** An integer (never a bool, never a float token) of at least `min`. */
-function integerAtLeast(min: number): z.ZodInt {
-  return z.int().min(min, { error: `must be an integer of at least ${min}` })
-}
+/** An integer (never a bool, never a float token) of at least 1. */
+const PositiveInt = z.int().min(1, { error: 'must be an integer of at least 1' })
 
 /** A path checked after flowctl's markdown cleaning (see `safePath`). */
 const AnchorPath = z.string().refine((value) => safePath(value) !== null, {
@@ -57,7 +55,7 @@ const AnchorSchema = z
       'Repository path, relative; checked after Markdown cleaning (backticks, ** and \\ are tolerated).'
     ),
     side: z.enum(['base', 'head']).describe('Which side of the diff the lines are on.'),
-    startLine: integerAtLeast(1).describe('First line, 1-based.'),
+    startLine: PositiveInt.describe('First line, 1-based.'),
     baseSha: boundedString(LIMITS.id).describe("Equal to the container's baseSha."),
     headSha: boundedString(LIMITS.id).describe("Equal to the container's headSha."),
     originalPath: AnchorPath.nullish().describe(
@@ -80,7 +78,7 @@ const FindingItemSchema = z
     id: boundedString(LIMITS.id).describe(
       'finding- and the first 32 hex digits of sha256("flow-next-finding-v1\\0" + firstSeenReceiptId + "\\0" + ordinal).'
     ),
-    ordinal: integerAtLeast(1).describe(
+    ordinal: PositiveInt.describe(
       'Number of the finding in the generation that first saw it; unique in the container.'
     ),
     severity: z.enum(SEVERITIES).describe('P0 (most severe) to P3.'),
@@ -142,9 +140,7 @@ export const FindingsContainerSchema = z
         "Matches the receipt's type: plan_review → plan, impl_review → implementation, completion_review → completion, qa_verdict → qa."
       ),
     backend: boundedString(LIMITS.id).describe("Equal to the receipt's mode."),
-    round: integerAtLeast(1).describe(
-      '1 without supersedesReceiptId, more than 1 with it.'
-    ),
+    round: PositiveInt.describe('1 without supersedesReceiptId, more than 1 with it.'),
     headSha: boundedString(LIMITS.id).describe('The commit the review saw.'),
     items: z
       .array(FindingItemSchema)
@@ -188,10 +184,10 @@ export const CriteriaSchema = z
 
 /** The envelope as the Ralph guard reads it; every other key is allowed. */
 export const EnvelopeSchema = z.object({
-  type: nonEmptyString().describe(
+  type: NonEmptyString.describe(
     'plan_review, impl_review, completion_review, qa_verdict, …'
   ),
-  id: nonEmptyString().describe('The reviewed epic or task (fn-1, fn-1.2).'),
+  id: NonEmptyString.describe('The reviewed epic or task (fn-1, fn-1.2).'),
   verdict: z.enum(VERDICTS).describe('The review verdict.')
 })
 
