@@ -4,17 +4,12 @@
  * and — when the file name has one of the guard's forms — `type` and `id` as the name says.
  * Every other envelope key is allowed.
  */
+import type { z } from 'zod'
 import { isJsonObject, own, type JsonValue } from './json.js'
-import { EnvelopeSchema, type Verdict } from './schema.js'
+import { EnvelopeSchema } from './schema.js'
 
-/** What the envelope says, once it passed the guard. */
-export interface Envelope {
-  type: string
-  id: string
-  verdict: Verdict
-  /** Reviewer or backend (`codex`, `rp`, `host`, `triage_skip`, …); absent on some real receipts. */
-  mode: string | null
-}
+/** The guard-checked envelope; `mode` (reviewer or backend: `codex`, `rp`, …) or null. */
+export type Envelope = z.infer<typeof EnvelopeSchema> & { mode: string | null }
 
 type EnvelopeCheck = { ok: true; envelope: Envelope } | { ok: false; reason: string }
 
