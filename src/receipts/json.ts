@@ -114,9 +114,8 @@ class Parser {
       case 'n':
         return this.literal('null', null)
       default:
-        if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9'))
-          return this.number()
         if (ch === undefined) this.fail('unexpected end of input')
+        if (ch === '-' || (ch >= '0' && ch <= '9')) return this.number()
         if (ch === 'N' || ch === 'I') this.fail('NaN and Infinity are not JSON')
         return this.fail(`unexpected character ${describeChar(ch)}`)
     }
