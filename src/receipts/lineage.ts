@@ -184,10 +184,10 @@ function unsuperseded(containers: readonly FindingsContainer[]): FindingsContain
   return containers.filter((c) => !superseded.has(c.sourceReceiptId))
 }
 
-function parentFault(
-  container: FindingsContainer,
-  byId: Map<string, FindingsContainer>
-): string | null {
+/** The generations in scope, by their sourceReceiptId. */
+type ById = ReadonlyMap<string, FindingsContainer>
+
+function parentFault(container: FindingsContainer, byId: ById): string | null {
   const parentId = container.supersedesReceiptId
   if (parentId == null) {
     return container.round === 1 ? null : `round ${container.round} has no parent`
@@ -208,10 +208,7 @@ function parentFault(
 }
 
 /** Step 5 of flowctl's selection: the chain from root to tip must be a complete, consistent lineage. */
-function walkChain(
-  tip: FindingsContainer,
-  byId: Map<string, FindingsContainer>
-): number | string {
+function walkChain(tip: FindingsContainer, byId: ById): number | string {
   // No cycle can occur: `parentFault` made every parent exist, one round lower.
   const chain: FindingsContainer[] = []
   for (let cursor: FindingsContainer | undefined = tip; cursor;) {
@@ -258,9 +255,7 @@ function walkChain(
 }
 
 /** Display order: P0→P3, then confidence high→low, then ordinal (whatever the input order). */
-export function sortItems<
-  T extends Pick<FindingItem, 'severity' | 'confidence' | 'ordinal'>
->(items: readonly T[]): T[] {
+export function sortItems(items: readonly FindingItem[]): FindingItem[] {
   return [...items].sort(
     (a, b) =>
       SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
