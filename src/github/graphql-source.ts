@@ -15,7 +15,6 @@ import {
   type ReceiptSource,
   type TreeEntry
 } from '../gate/source.js'
-import { listTree as restListTree } from './api-source.js'
 import type { Octokit } from './client.js'
 import {
   OVER_CAP,
@@ -70,7 +69,7 @@ interface GqlEntry {
   entries: GqlEntry[] | null
 }
 
-const Tree = z.object({ entries: z.unknown().optional() })
+const Tree = z.object({ entries: z.array(z.unknown()) })
 
 const Entry: z.ZodType<GqlEntry> = z
   .object({
@@ -83,19 +82,17 @@ const Entry: z.ZodType<GqlEntry> = z
   .transform(({ object, ...entry }) => ({
     ...entry,
     blob: Blob.safeParse(object).data ?? null,
-    entries: entriesOf(Tree.safeParse(object).data?.entries)
+    entries: entriesOf(object)
   }))
 
-/** A tree's entries, an odd one left out (it costs only itself); null: not a list. */
-function entriesOf(value: unknown): GqlEntry[] | null {
-  return Array.isArray(value)
-    ? value.flatMap((raw) => Entry.safeParse(raw).data ?? [])
-    : null
+/**
+ * A tree's entries, an odd one left out (it costs only itself); null: not a tree (the
+ * folder at the head absent or not a folder: an empty listing).
+ */
+function entriesOf(tree: unknown): GqlEntry[] | null {
+  const entries = Tree.safeParse(tree).data?.entries
+  return entries?.flatMap((raw) => Entry.safeParse(raw).data ?? []) ?? null
 }
-
-/** The folder at the head: null when absent or not a folder (an empty listing). */
-const folderEntries = (folder: unknown): GqlEntry[] | null =>
-  entriesOf(Tree.safeParse(folder).data?.entries)
 
 const Oids = z.object({ nodes: z.array(z.object({ oid: z.string() })) })
 
@@ -249,7 +246,7 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     fork: raw.isCrossRepository
   }
   const prefetched: Prefetched = {
-    folder: head ? folderEntries(repository.folder) : undefined,
+    folder: head ? entriesOf(repository.folder) : undefined,
     sink: sinkPath ? { path: sinkPath, entry: repository.head?.sink ?? null } : undefined
   }
   const graph = graphOf(raw.commits)
@@ -288,7 +285,7 @@ function graphqlSource(
       FOLDER_QUERY,
       { owner, name: repo, folder: `${head}:${dir}` }
     )
-    return folderEntries(data.repository?.folder)
+    return entriesOf(data.repository?.folder)
   }
   return {
     ...rest,
@@ -308,7 +305,7 @@ function graphqlSource(
           const path = `${at}/${entry.name}`
           if (entry.type === 'tree' && entry.entries) await walk(entry.entries, path)
           else if (entry.type === 'tree') {
-            const listing = await restListTree(octokit, { owner, repo }, head, path)
+            const listing = await rest.listTree(path)
             out.push(...listing.entries)
             truncated ||= listing.truncated
           } else {
@@ -351,27 +348,22 @@ function graphqlSource(
       )
     },
     async receiptCommits(receipts) {
+      if (receipts.length === 0) return new Map()
+      const paths = receipts.map(({ path }) => path)
       try {
-        return await receiptCommits(receipts.map(({ path }) => path))
+        const data = await octokit.graphql(historyQuery(paths.length), {
+          owner,
+          name: repo,
+          head,
+          ...Object.fromEntries(paths.map((path, i) => [`p${i}`, path]))
+        })
+        const commit = HistoryAnswer.parse(data).repository.object
+        return new Map(paths.map((path, i) => [path, newestOf(commit[`h${i}`])]))
       } catch {
         // GraphQL failing after the first read: REST answers the same question.
         return rest.receiptCommits(receipts)
       }
     }
-  }
-
-  async function receiptCommits(
-    paths: readonly string[]
-  ): Promise<Map<string, ReceiptCommit | null>> {
-    if (paths.length === 0) return new Map()
-    const data = await octokit.graphql(historyQuery(paths.length), {
-      owner,
-      name: repo,
-      head,
-      ...Object.fromEntries(paths.map((path, i) => [`p${i}`, path]))
-    })
-    const commit = HistoryAnswer.parse(data).repository.object
-    return new Map(paths.map((path, i) => [path, newestOf(commit[`h${i}`])]))
   }
 }
 
