@@ -6,6 +6,7 @@
  * annotation count. A batch answered 422 is split until the rejected annotations are
  * isolated; the rest are posted and the dropped ones named in the summary.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Conclusion } from '../gate/gate.js'
 import type { ReportAnnotation } from '../gate/report.js'
 import {
@@ -13,7 +14,6 @@ import {
   MAX_RETRIES,
   attemptTimeoutMs,
   backoff,
-  sleep,
   transient,
   type Octokit
 } from './client.js'

@@ -47,9 +47,6 @@ export function attemptTimeoutMs(timeScale: number): number {
 /** 1 s, 2 s, 4 s (before the time scale): `checks.ts` between looks at a write's effect. */
 export const backoff = (attempt: number): number => 1000 * 2 ** attempt
 
-export const sleep = async (ms: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, ms))
-
 type Params = {
   method: string
   url: string
@@ -123,9 +120,17 @@ function perAttempt(timeScale: number, log: (line: string) => void) {
       params.request = { ...params.request, signal, ...(read ? {} : { retries: 0 }) }
       try {
         const response = await request(options)
-        // A body cut by the deadline reads as "" in @octokit/request: not an answer.
-        if (signal.aborted) throw timedOut(options)
-        refuseDowngrade(options.baseUrl, response.url)
+        // A body cut by the deadline reads as "" in @octokit/request: not an answer (thrown
+        // as @octokit/request reports a failed attempt, which plugin-retry retries).
+        if (signal.aborted)
+          throw Object.assign(new Error('request timed out'), {
+            name: 'TimeoutError',
+            status: 500,
+            request: options
+          })
+        // An answer reached over http after an https request (a redirect) is not GitHub's.
+        if (options.baseUrl?.startsWith('https:') && response.url?.startsWith('http:'))
+          throw new GitHubError(`refused a redirect from https to ${response.url}`, 400)
         return response
       } catch (error) {
         const { status } = describe(error)
@@ -136,21 +141,6 @@ function perAttempt(timeScale: number, log: (line: string) => void) {
       }
     })
   }
-}
-
-/** A failed attempt as @octokit/request reports one (plugin-retry retries it). */
-function timedOut(request: unknown): Error {
-  return Object.assign(new Error('request timed out'), {
-    name: 'TimeoutError',
-    status: 500,
-    request
-  })
-}
-
-/** An answer reached over http after an https request (a redirect) is not GitHub's. */
-function refuseDowngrade(baseUrl: string | undefined, url: string | undefined): void {
-  if (baseUrl?.startsWith('https:') && url?.startsWith('http:'))
-    throw new GitHubError(`refused a redirect from https to ${url}`, 400)
 }
 
 /**

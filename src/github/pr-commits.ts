@@ -38,10 +38,6 @@ export interface PrCommitsOptions extends Repo {
   baseSha?: string | Promise<string>
 }
 
-/** Receipt text and API answers are hostile: only a full object id goes into a URL. */
-const isFullId = (sha: string, options: PrCommitsOptions): boolean =>
-  fullObjectId(sha, options.head) === sha
-
 /**
  * The compare `from...head` (`from` a full lowercase id), or null when GitHub knows no
  * such commit, or resolved a ref of that name instead (a ref wins over a commit).
@@ -166,7 +162,8 @@ async function reachOf(
   sha: string
 ): Promise<Set<string> | null> {
   const graph = await readIndex()
-  if (graph === null || !isFullId(sha, options)) return null
+  // Receipt text and API answers are hostile: only a full object id goes into a URL.
+  if (graph === null || fullObjectId(sha, options.head) !== sha) return null
   if (graph.parents.has(sha)) return reachableInPr(graph.parents, sha)
   const base = await Promise.resolve(options.baseSha).catch(() => undefined)
   if (graph.baseSide.has(sha) || sha === base?.toLowerCase()) return new Set()
@@ -182,7 +179,7 @@ async function commitFiles(
   sha: string
 ): Promise<string[] | null> {
   const { octokit, owner, repo } = options
-  if (!isFullId(sha, options)) return null
+  if (fullObjectId(sha, options.head) !== sha) return null
   const { data } = await octokit.rest.repos.getCommit({
     owner,
     repo,
