@@ -127,13 +127,8 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
   }
 }
 
-type ListedFile = {
-  filename: string
-  previous_filename?: string
-  status?: string
-  patch?: string | null
-}
-type FilesList = { files: ListedFile[] } | { files: null; note: string }
+type PrFiles = Awaited<ReturnType<Octokit['rest']['pulls']['listFiles']>>['data']
+type FilesList = { files: PrFiles } | { files: null; note: string }
 
 async function readFilesList(options: ApiSourceOptions): Promise<FilesList> {
   const { octokit, owner, repo } = options
