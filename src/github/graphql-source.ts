@@ -127,6 +127,7 @@ const Answer = z.object({
       .catch(null)
   })
 })
+type FirstRead = z.infer<typeof Answer>['repository']
 
 /** GraphQL's `errors`, as @octokit/graphql's error carries them. */
 const GqlErrors = z.array(
@@ -245,42 +246,33 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     changedFiles: raw.changedFiles,
     fork: raw.isCrossRepository
   }
-  const prefetched: Prefetched = {
-    folder: head ? entriesOf(repository.folder) : undefined,
-    sink: sinkPath ? { path: sinkPath, entry: repository.head?.sink ?? null } : undefined
-  }
   const graph = graphOf(raw.commits)
   return {
     pull,
     source: (rest) =>
-      graphqlSource(options, pull, graph, head === rest.head ? prefetched : {}, rest)
+      graphqlSource(options, pull, graph, head === rest.head ? repository : null, rest)
   }
-}
-
-/** What the first read holds of the receipts: the folder's entries, the deferral file. */
-interface Prefetched {
-  folder?: GqlEntry[] | null
-  sink?: { path: string; entry: GqlEntry | null }
 }
 
 /**
  * A {@link ReceiptSource} over GraphQL, with REST where GraphQL cannot answer exactly;
- * `graph` is the PR's commit graph read with it (undefined: the REST source lists it).
+ * `graph` is the PR's commit graph read with it (undefined: the REST source lists it),
+ * `read` the first read when it was at this head (it holds the folder, the deferral file).
  */
 function graphqlSource(
   options: GraphqlReadOptions,
   pull: PullRequestInfo,
   graph: CommitGraph | undefined,
-  prefetched: Prefetched,
+  read: FirstRead | null,
   rest: ReceiptSource
 ): ReceiptSource {
   const { octokit, owner, repo } = options
   const { head } = rest
   // Blob texts checked against their ids, by id.
   const exact = new Map<string, Uint8Array>()
+  const readFolder = read ? entriesOf(read.folder) : undefined
   const folder = async (dir: string): Promise<GqlEntry[] | null> => {
-    if (dir === options.receiptsDir && prefetched.folder !== undefined)
-      return prefetched.folder
+    if (dir === options.receiptsDir && readFolder !== undefined) return readFolder
     const data = await octokit.graphql<{ repository?: { folder?: unknown } }>(
       FOLDER_QUERY,
       { owner, name: repo, folder: `${head}:${dir}` }
@@ -325,15 +317,15 @@ function graphqlSource(
       return { entries: out, truncated }
     },
     async readBlobs(shas) {
-      const read = await rest.readBlobs(shas.filter((sha) => !exact.has(sha)))
+      const blobs = await rest.readBlobs(shas.filter((sha) => !exact.has(sha)))
       return new Map(
-        shas.map((sha) => [sha, exact.get(sha) ?? read.get(sha) ?? `${sha}: not read`])
+        shas.map((sha) => [sha, exact.get(sha) ?? blobs.get(sha) ?? `${sha}: not read`])
       )
     },
     async readFile(path) {
       // Read with the PR, or (the head unknown then) through REST's contents API.
-      if (prefetched.sink?.path !== path) return rest.readFile(path)
-      const sink = prefetched.sink.entry
+      if (!read || options.branchSinkPath !== path) return rest.readFile(path)
+      const sink = read.head?.sink ?? null
       if (!sink) return null
       const type =
         sink.type === 'tree' ? 'dir' : sink.type === 'commit' ? 'submodule' : null
