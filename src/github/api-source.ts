@@ -9,8 +9,7 @@ import {
   notAFile,
   overFileCap,
   type ReceiptSource,
-  type TreeEntry,
-  type TreeListing
+  type TreeEntry
 } from '../gate/source.js'
 import { fullObjectId } from '../gate/review-head.js'
 import { GitHubError, isUnknownName, type Octokit } from './client.js'
@@ -48,7 +47,27 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
     head,
     // Review coverage (issue 25.3): the PR's commit graph, ranges over it, classification.
     ...prCommitMethods(options),
-    listTree: async (dir) => listTree(octokit, base, head, dir),
+    // One recursive tree of `dir` only (SPEC §2: a whole-repo recursive tree truncates on
+    // large repos).
+    async listTree(dir) {
+      const data = await folderTree(octokit, base, head, dir)
+      if (!data) return { entries: [], truncated: false }
+      // The answer is untrusted whatever its type says: an entry without path or id is skipped.
+      const entries = data.tree.flatMap((entry): TreeEntry | [] =>
+        entry.type === 'tree' ||
+        typeof entry.path !== 'string' ||
+        typeof entry.sha !== 'string'
+          ? []
+          : {
+              path: `${dir}/${entry.path}`,
+              type: entry.type === 'commit' ? 'commit' : 'blob',
+              mode: entry.mode ?? '100644',
+              sha: entry.sha,
+              size: typeof entry.size === 'number' ? entry.size : null
+            }
+      )
+      return { entries, truncated: data.truncated === true }
+    },
     readBlobs: async (shas) => {
       const blobs = await Promise.all(
         shas.map(async (sha) => limit(async () => readBlob(octokit, base, sha)))
@@ -181,35 +200,6 @@ async function allPages<T>(octokit: Octokit, first: Page<T>): Promise<T[]> {
 }
 
 type GitTree = Awaited<ReturnType<Octokit['rest']['git']['getTree']>>['data']
-
-/**
- * Lists `dir` at the head from one recursive tree of that folder only (SPEC §2: a
- * whole-repo recursive tree truncates on large repos).
- */
-async function listTree(
-  octokit: Octokit,
-  base: Repo,
-  head: string,
-  dir: string
-): Promise<TreeListing> {
-  const data = await folderTree(octokit, base, head, dir)
-  if (!data) return { entries: [], truncated: false }
-  // An answer is untrusted, whatever its type says: an entry without path or id is left out.
-  const entries: TreeEntry[] = data.tree.flatMap((entry) =>
-    entry.type === 'tree' ||
-    typeof entry.path !== 'string' ||
-    typeof entry.sha !== 'string'
-      ? []
-      : {
-          path: `${dir}/${entry.path}`,
-          type: entry.type === 'commit' ? 'commit' : 'blob',
-          mode: entry.mode ?? '100644',
-          sha: entry.sha,
-          size: typeof entry.size === 'number' ? entry.size : null
-        }
-  )
-  return { entries, truncated: data.truncated === true }
-}
 
 /**
  * The folder's recursive tree (null: no such folder). In one request first (issue 7):
