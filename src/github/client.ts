@@ -176,19 +176,10 @@ function describe(error: unknown): { status: number | undefined; message: string
   }
   const apiMessage = (e.response?.data as { message?: unknown } | undefined)?.message
   const text = typeof apiMessage === 'string' ? apiMessage : `HTTP ${status}`
-  return {
-    status,
-    message: `${status} ${text}${rateLimitNote(status, e.response?.headers ?? {}, text)}`
-  }
-}
-
-/** Why a rate limit was not waited for: the wait asked for, past the 60 s this step waits. */
-function rateLimitNote(
-  status: number,
-  headers: Record<string, string | undefined>,
-  text: string
-): string {
-  if (status !== 403 && status !== 429) return ''
+  const message = `${status} ${text}`
+  if (status !== 403 && status !== 429) return { status, message }
+  // A rate limit not waited for: the wait asked for, past the 60 s this step waits.
+  const headers = e.response?.headers ?? {}
   const after = Number(headers['retry-after'])
   const reset = Number(headers['x-ratelimit-reset'])
   const wait =
@@ -199,10 +190,12 @@ function rateLimitNote(
         : /rate limit/i.test(text)
           ? MAX_RATE_LIMIT_WAIT_S
           : null
-  if (wait === null) return ''
-  return wait > MAX_RATE_LIMIT_WAIT_S
-    ? ` (GitHub rate limit: retry possible in ${wait} s, more than the ${MAX_RATE_LIMIT_WAIT_S} s this step waits)`
-    : ` (GitHub rate limit persisted after ${MAX_RETRIES} waits)`
+  if (wait === null) return { status, message }
+  const note =
+    wait > MAX_RATE_LIMIT_WAIT_S
+      ? ` (GitHub rate limit: retry possible in ${wait} s, more than the ${MAX_RATE_LIMIT_WAIT_S} s this step waits)`
+      : ` (GitHub rate limit persisted after ${MAX_RETRIES} waits)`
+  return { status, message: message + note }
 }
 
 /** No answer (network error, timeout) or a 5xx: the same request may yet succeed. */
