@@ -8,11 +8,8 @@ import {
   FILE_READ_CAP,
   notAFile,
   overFileCap,
-  type Ancestry,
-  type ReceiptCommit,
   type ReceiptSource,
-  type TreeEntry,
-  type TreeListing
+  type TreeEntry
 } from '../gate/source.js'
 import { fullObjectId } from '../gate/review-head.js'
 import { GitHubError, isUnknownName, type Octokit } from './client.js'
@@ -50,7 +47,27 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
     head,
     // Review coverage (issue 25.3): the PR's commit graph, ranges over it, classification.
     ...prCommitMethods(options),
-    listTree: async (dir) => listTree(octokit, base, head, dir),
+    // One recursive tree of `dir` only (SPEC §2: a whole-repo recursive tree truncates on
+    // large repos).
+    async listTree(dir) {
+      const data = await folderTree(octokit, base, head, dir)
+      if (!data) return { entries: [], truncated: false }
+      // The answer is untrusted whatever its type says: an entry without path or id is skipped.
+      const entries = data.tree.flatMap((entry): TreeEntry | [] =>
+        entry.type === 'tree' ||
+        typeof entry.path !== 'string' ||
+        typeof entry.sha !== 'string'
+          ? []
+          : {
+              path: `${dir}/${entry.path}`,
+              type: entry.type === 'commit' ? 'commit' : 'blob',
+              mode: entry.mode ?? '100644',
+              sha: entry.sha,
+              size: typeof entry.size === 'number' ? entry.size : null
+            }
+      )
+      return { entries, truncated: data.truncated === true }
+    },
     readBlobs: async (shas) => {
       const blobs = await Promise.all(
         shas.map(async (sha) => limit(async () => readBlob(octokit, base, sha)))
@@ -95,23 +112,42 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
         }))
       }
     },
-    ancestry: async (reviewed) => ancestry(octokit, base, reviewed, head),
+    // One compare call per reviewed SHA: `R...H`.
+    async ancestry(reviewed) {
+      // Receipt text is hostile: only a full object id goes into the URL (the gate checked).
+      if (fullObjectId(reviewed, head) !== reviewed) return { kind: 'unknown-commit' }
+      if (reviewed === head.toLowerCase()) return { kind: 'identical' }
+      const data = await compareFrom(octokit, base, reviewed, head)
+      if (data === null) return { kind: 'unknown-commit' }
+      if (data.status === 'identical') return { kind: 'identical' }
+      if (data.status !== 'ahead') return { kind: 'not-ancestor' }
+      const files = data.files ?? []
+      if (files.length >= COMPARE_FILES_CAP)
+        return { kind: 'too-large', commits: data.ahead_by }
+      return { kind: 'ahead', commits: data.ahead_by, changedPaths: touchedPaths(files) }
+    },
+    // The newest commit that changed each path: one list-commits call a receipt (its
+    // files come from the compare).
     async receiptCommits(receipts) {
-      const found = await mapLimit(receipts, BLOB_CONCURRENCY, async ({ path }) =>
-        receiptCommit(octokit, base, head, path)
-      )
+      const found = await mapLimit(receipts, BLOB_CONCURRENCY, async ({ path }) => {
+        const { data } = await octokit.rest.repos.listCommits({
+          ...base,
+          sha: head,
+          path,
+          per_page: 1
+        })
+        const [commit] = data
+        if (!commit) return null
+        const parent = commit.parents[0]?.sha ?? null
+        return { sha: commit.sha, parent, changedPaths: null }
+      })
       return new Map(receipts.map(({ path }, i) => [path, found[i] ?? null]))
     }
   }
 }
 
-type ListedFile = {
-  filename: string
-  previous_filename?: string
-  status?: string
-  patch?: string | null
-}
-type FilesList = { files: ListedFile[] } | { files: null; note: string }
+type PrFiles = Awaited<ReturnType<Octokit['rest']['pulls']['listFiles']>>['data']
+type FilesList = { files: PrFiles } | { files: null; note: string }
 
 async function readFilesList(options: ApiSourceOptions): Promise<FilesList> {
   const { octokit, owner, repo } = options
@@ -163,78 +199,33 @@ async function allPages<T>(octokit: Octokit, first: Page<T>): Promise<T[]> {
   }
 }
 
-type RawTree = { tree: unknown; truncated?: unknown }
-type RawTreeEntry = {
-  path?: string
-  mode?: string
-  type?: string
-  sha?: string
-  size?: number
-}
+type GitTree = Awaited<ReturnType<Octokit['rest']['git']['getTree']>>['data']
 
 /**
- * Lists `dir` at the head from one recursive tree of that folder only (SPEC §2: a
- * whole-repo recursive tree truncates on large repos).
+ * The folder's recursive tree (null: no such folder). In one request first (issue 7):
+ * GitHub resolves `<commit>:<path>` as `tree_sha`, though documented for SHAs and refs
+ * only; a refusal (404, 422: also a missing folder's answer) sends it down a walk through
+ * non-recursive trees, which tells the two apart.
  */
-export async function listTree(
+async function folderTree(
   octokit: Octokit,
   base: Repo,
   head: string,
   dir: string
-): Promise<TreeListing> {
-  const data =
-    (await folderByName(octokit, base, head, dir)) ??
-    (await walkTo(octokit, base, head, dir))
-  if (!data) return { entries: [], truncated: false }
-  const entries: TreeEntry[] = (data.tree as RawTreeEntry[]).flatMap((entry) =>
-    entry.type === 'tree' ||
-    typeof entry.path !== 'string' ||
-    typeof entry.sha !== 'string'
-      ? []
-      : {
-          path: `${dir}/${entry.path}`,
-          type: entry.type === 'commit' ? 'commit' : 'blob',
-          mode: entry.mode ?? '100644',
-          sha: entry.sha,
-          size: typeof entry.size === 'number' ? entry.size : null
-        }
-  )
-  return { entries, truncated: data.truncated === true }
-}
-
-/**
- * The folder's recursive tree in one request (issue 7): GitHub resolves `<commit>:<path>`
- * as `tree_sha`, though documented for SHAs and refs only; a refusal (404, 422: also a
- * missing folder's answer) sends the caller down the walk, which tells the two apart.
- */
-async function folderByName(
-  octokit: Octokit,
-  base: Repo,
-  head: string,
-  dir: string
-): Promise<RawTree | undefined> {
+): Promise<GitTree | null> {
   // A `.` segment would mean something else to git than to the walk.
-  if (dir.split('/').includes('.')) return undefined
-  try {
-    const tree_sha = `${head}:${dir}`
-    return (await octokit.rest.git.getTree({ ...base, tree_sha, recursive: '1' })).data
-  } catch (error) {
-    if (isUnknownName(error)) return undefined
-    throw error
+  if (!dir.split('/').includes('.')) {
+    try {
+      const tree_sha = `${head}:${dir}`
+      return (await octokit.rest.git.getTree({ ...base, tree_sha, recursive: '1' })).data
+    } catch (error) {
+      if (!isUnknownName(error)) throw error
+    }
   }
-}
-
-/** Walks to `dir` through non-recursive trees, then takes one recursive tree of it. */
-async function walkTo(
-  octokit: Octokit,
-  base: Repo,
-  head: string,
-  dir: string
-): Promise<RawTree | null> {
   let sha = head
   for (const segment of dir.split('/')) {
     const { data } = await octokit.rest.git.getTree({ ...base, tree_sha: sha })
-    const next = (data.tree as RawTreeEntry[]).find(
+    const next = data.tree.find(
       (entry) => entry.path === segment && entry.type === 'tree'
     )
     if (!next?.sha) return null
@@ -259,42 +250,4 @@ async function readBlob(
     if (error instanceof GitHubError) return error.message
     throw error
   }
-}
-
-/** One compare call per reviewed SHA: `R...H`. */
-async function ancestry(
-  octokit: Octokit,
-  base: Repo,
-  reviewed: string,
-  head: string
-): Promise<Ancestry> {
-  // Receipt text is hostile: only a full object id goes into the URL (the gate checked).
-  if (fullObjectId(reviewed, head) !== reviewed) return { kind: 'unknown-commit' }
-  if (reviewed === head.toLowerCase()) return { kind: 'identical' }
-  const data = await compareFrom(octokit, base, reviewed, head)
-  if (data === null) return { kind: 'unknown-commit' }
-  if (data.status === 'identical') return { kind: 'identical' }
-  if (data.status !== 'ahead') return { kind: 'not-ancestor' }
-  const files = data.files ?? []
-  if (files.length >= COMPARE_FILES_CAP)
-    return { kind: 'too-large', commits: data.ahead_by }
-  return { kind: 'ahead', commits: data.ahead_by, changedPaths: touchedPaths(files) }
-}
-
-/** The newest commit that changed `path`: one list-commits call (its files come from the compare). */
-async function receiptCommit(
-  octokit: Octokit,
-  base: Repo,
-  head: string,
-  path: string
-): Promise<ReceiptCommit | null> {
-  const { data } = await octokit.rest.repos.listCommits({
-    ...base,
-    sha: head,
-    path,
-    per_page: 1
-  })
-  const commit = data[0]
-  if (!commit) return null
-  return { sha: commit.sha, parent: commit.parents[0]?.sha ?? null, changedPaths: null }
 }

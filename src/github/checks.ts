@@ -6,6 +6,7 @@
  * annotation count. A batch answered 422 is split until the rejected annotations are
  * isolated; the rest are posted and the dropped ones named in the summary.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Conclusion } from '../gate/gate.js'
 import type { ReportAnnotation } from '../gate/report.js'
 import {
@@ -13,12 +14,12 @@ import {
   MAX_RETRIES,
   attemptTimeoutMs,
   backoff,
-  sleep,
   transient,
   type Octokit
 } from './client.js'
 
-const ANNOTATIONS_PER_REQUEST = 50
+/** Annotations a check-run write carries at most. */
+const PER_REQUEST = 50
 
 export interface CheckRunInput {
   owner: string
@@ -56,25 +57,18 @@ export async function publishCheckRun(
   octokit: Octokit,
   input: CheckRunInput
 ): Promise<PublishedCheckRun> {
-  const first = input.annotations.slice(0, ANNOTATIONS_PER_REQUEST)
-  const created = await createOnce(octokit, input, first)
-  let posted = created.posted
-  const dropped: Dropped[] = [...created.dropped]
-  for (
-    let at = ANNOTATIONS_PER_REQUEST;
-    at < input.annotations.length;
-    at += ANNOTATIONS_PER_REQUEST
-  ) {
-    const batch = input.annotations.slice(at, at + ANNOTATIONS_PER_REQUEST)
-    const result = await postBatch(octokit, input, created.id, batch, posted)
-    posted = result.posted
-    dropped.push(...result.dropped)
+  const { annotations } = input
+  const created = await createOnce(octokit, input, annotations.slice(0, PER_REQUEST))
+  let done: Posted = created
+  for (let at = PER_REQUEST; at < annotations.length; at += PER_REQUEST) {
+    const batch = annotations.slice(at, at + PER_REQUEST)
+    done = await postBatch(octokit, input, created.id, batch, done)
   }
-  if (dropped.length > 0)
+  if (done.dropped.length > 0)
     await update(octokit, input, created.id, {
-      summary: input.summaryWithDropped(dropped)
+      summary: input.summaryWithDropped(done.dropped)
     })
-  return { id: created.id, url: created.url, posted, dropped }
+  return { id: created.id, url: created.url, ...done }
 }
 
 /** Maps the 403 GitHub gives a token without `checks: write` to {@link ChecksForbiddenError}. */
@@ -197,24 +191,25 @@ async function createOnce(
             const created = await createOnce(octokit, input, [])
             return {
               ...created,
-              ...(await postBatch(octokit, input, created.id, first, 0))
+              ...(await postBatch(octokit, input, created.id, first, created))
             }
           }
         : undefined
   })
 }
 
-/** PATCHes one batch; `before` is how many annotations the run holds already. */
+/** PATCHes one batch after `before` (the annotations the run holds, those dropped so far). */
 async function postBatch(
   octokit: Octokit,
   input: CheckRunInput,
   id: number,
   batch: readonly ReportAnnotation[],
-  before: number,
+  before: Posted,
   probed = false
 ): Promise<Posted> {
-  if (batch.length === 0) return { posted: before, dropped: [] }
-  const done = (): Posted => ({ posted: before + batch.length, dropped: [] })
+  if (batch.length === 0) return before
+  const posted = before.posted + batch.length
+  const done = (): Posted => ({ posted, dropped: before.dropped })
   return writeOnce(input, {
     send: async () => {
       await update(octokit, input, id, { annotations: [...batch] })
@@ -227,26 +222,20 @@ async function postBatch(
         repo: input.repo,
         check_run_id: id
       })
-      return data.output.annotations_count >= before + batch.length ? done() : null
+      return data.output.annotations_count >= posted ? done() : null
     },
     // Split in halves until each refused annotation stands alone. A 422 may come from the
     // output itself, not the annotations: one PATCH without them tells, before splitting.
     refused: async (error) => {
       if (batch.length > 1 && !probed) await update(octokit, input, id, {})
       const [only] = batch
-      if (batch.length === 1 && only)
-        return { posted: before, dropped: [{ annotation: only, reason: error.message }] }
+      if (batch.length === 1 && only) {
+        const dropped = { annotation: only, reason: error.message }
+        return { posted: before.posted, dropped: [...before.dropped, dropped] }
+      }
       const half = Math.ceil(batch.length / 2)
       const left = await postBatch(octokit, input, id, batch.slice(0, half), before, true)
-      const right = await postBatch(
-        octokit,
-        input,
-        id,
-        batch.slice(half),
-        left.posted,
-        true
-      )
-      return { posted: right.posted, dropped: [...left.dropped, ...right.dropped] }
+      return postBatch(octokit, input, id, batch.slice(half), left, true)
     }
   })
 }

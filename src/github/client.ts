@@ -47,9 +47,6 @@ export function attemptTimeoutMs(timeScale: number): number {
 /** 1 s, 2 s, 4 s (before the time scale): `checks.ts` between looks at a write's effect. */
 export const backoff = (attempt: number): number => 1000 * 2 ** attempt
 
-export const sleep = async (ms: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, ms))
-
 type Params = {
   method: string
   url: string
@@ -123,9 +120,17 @@ function perAttempt(timeScale: number, log: (line: string) => void) {
       params.request = { ...params.request, signal, ...(read ? {} : { retries: 0 }) }
       try {
         const response = await request(options)
-        // A body cut by the deadline reads as "" in @octokit/request: not an answer.
-        if (signal.aborted) throw timedOut(options)
-        refuseDowngrade(options.baseUrl, response.url)
+        // A body cut by the deadline reads as "" in @octokit/request: not an answer (thrown
+        // as @octokit/request reports a failed attempt, which plugin-retry retries).
+        if (signal.aborted)
+          throw Object.assign(new Error('request timed out'), {
+            name: 'TimeoutError',
+            status: 500,
+            request: options
+          })
+        // An answer reached over http after an https request (a redirect) is not GitHub's.
+        if (options.baseUrl?.startsWith('https:') && response.url?.startsWith('http:'))
+          throw new GitHubError(`refused a redirect from https to ${response.url}`, 400)
         return response
       } catch (error) {
         const { status } = describe(error)
@@ -136,21 +141,6 @@ function perAttempt(timeScale: number, log: (line: string) => void) {
       }
     })
   }
-}
-
-/** A failed attempt as @octokit/request reports one (plugin-retry retries it). */
-function timedOut(request: unknown): Error {
-  return Object.assign(new Error('request timed out'), {
-    name: 'TimeoutError',
-    status: 500,
-    request
-  })
-}
-
-/** An answer reached over http after an https request (a redirect) is not GitHub's. */
-function refuseDowngrade(baseUrl: string | undefined, url: string | undefined): void {
-  if (baseUrl?.startsWith('https:') && url?.startsWith('http:'))
-    throw new GitHubError(`refused a redirect from https to ${url}`, 400)
 }
 
 /**
@@ -186,19 +176,10 @@ function describe(error: unknown): { status: number | undefined; message: string
   }
   const apiMessage = (e.response?.data as { message?: unknown } | undefined)?.message
   const text = typeof apiMessage === 'string' ? apiMessage : `HTTP ${status}`
-  return {
-    status,
-    message: `${status} ${text}${rateLimitNote(status, e.response?.headers ?? {}, text)}`
-  }
-}
-
-/** Why a rate limit was not waited for: the wait asked for, past the 60 s this step waits. */
-function rateLimitNote(
-  status: number,
-  headers: Record<string, string | undefined>,
-  text: string
-): string {
-  if (status !== 403 && status !== 429) return ''
+  const message = `${status} ${text}`
+  if (status !== 403 && status !== 429) return { status, message }
+  // A rate limit not waited for: the wait asked for, past the 60 s this step waits.
+  const headers = e.response?.headers ?? {}
   const after = Number(headers['retry-after'])
   const reset = Number(headers['x-ratelimit-reset'])
   const wait =
@@ -209,10 +190,12 @@ function rateLimitNote(
         : /rate limit/i.test(text)
           ? MAX_RATE_LIMIT_WAIT_S
           : null
-  if (wait === null) return ''
-  return wait > MAX_RATE_LIMIT_WAIT_S
-    ? ` (GitHub rate limit: retry possible in ${wait} s, more than the ${MAX_RATE_LIMIT_WAIT_S} s this step waits)`
-    : ` (GitHub rate limit persisted after ${MAX_RETRIES} waits)`
+  if (wait === null) return { status, message }
+  const note =
+    wait > MAX_RATE_LIMIT_WAIT_S
+      ? ` (GitHub rate limit: retry possible in ${wait} s, more than the ${MAX_RATE_LIMIT_WAIT_S} s this step waits)`
+      : ` (GitHub rate limit persisted after ${MAX_RETRIES} waits)`
+  return { status, message: message + note }
 }
 
 /** No answer (network error, timeout) or a 5xx: the same request may yet succeed. */

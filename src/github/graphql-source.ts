@@ -15,7 +15,6 @@ import {
   type ReceiptSource,
   type TreeEntry
 } from '../gate/source.js'
-import { listTree as restListTree } from './api-source.js'
 import type { Octokit } from './client.js'
 import {
   OVER_CAP,
@@ -70,7 +69,7 @@ interface GqlEntry {
   entries: GqlEntry[] | null
 }
 
-const Tree = z.object({ entries: z.unknown().optional() })
+const Tree = z.object({ entries: z.array(z.unknown()) })
 
 const Entry: z.ZodType<GqlEntry> = z
   .object({
@@ -83,19 +82,17 @@ const Entry: z.ZodType<GqlEntry> = z
   .transform(({ object, ...entry }) => ({
     ...entry,
     blob: Blob.safeParse(object).data ?? null,
-    entries: entriesOf(Tree.safeParse(object).data?.entries)
+    entries: entriesOf(object)
   }))
 
-/** A tree's entries, an odd one left out (it costs only itself); null: not a list. */
-function entriesOf(value: unknown): GqlEntry[] | null {
-  return Array.isArray(value)
-    ? value.flatMap((raw) => Entry.safeParse(raw).data ?? [])
-    : null
+/**
+ * A tree's entries, an odd one left out (it costs only itself); null: not a tree (the
+ * folder at the head absent or not a folder: an empty listing).
+ */
+function entriesOf(tree: unknown): GqlEntry[] | null {
+  const entries = Tree.safeParse(tree).data?.entries
+  return entries?.flatMap((raw) => Entry.safeParse(raw).data ?? []) ?? null
 }
-
-/** The folder at the head: null when absent or not a folder (an empty listing). */
-const folderEntries = (folder: unknown): GqlEntry[] | null =>
-  entriesOf(Tree.safeParse(folder).data?.entries)
 
 const Oids = z.object({ nodes: z.array(z.object({ oid: z.string() })) })
 
@@ -130,6 +127,7 @@ const Answer = z.object({
       .catch(null)
   })
 })
+type FirstRead = z.infer<typeof Answer>['repository']
 
 /** GraphQL's `errors`, as @octokit/graphql's error carries them. */
 const GqlErrors = z.array(
@@ -248,47 +246,38 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     changedFiles: raw.changedFiles,
     fork: raw.isCrossRepository
   }
-  const prefetched: Prefetched = {
-    folder: head ? folderEntries(repository.folder) : undefined,
-    sink: sinkPath ? { path: sinkPath, entry: repository.head?.sink ?? null } : undefined
-  }
   const graph = graphOf(raw.commits)
   return {
     pull,
     source: (rest) =>
-      graphqlSource(options, pull, graph, head === rest.head ? prefetched : {}, rest)
+      graphqlSource(options, pull, graph, head === rest.head ? repository : null, rest)
   }
-}
-
-/** What the first read holds of the receipts: the folder's entries, the deferral file. */
-interface Prefetched {
-  folder?: GqlEntry[] | null
-  sink?: { path: string; entry: GqlEntry | null }
 }
 
 /**
  * A {@link ReceiptSource} over GraphQL, with REST where GraphQL cannot answer exactly;
- * `graph` is the PR's commit graph read with it (undefined: the REST source lists it).
+ * `graph` is the PR's commit graph read with it (undefined: the REST source lists it),
+ * `read` the first read when it was at this head (it holds the folder, the deferral file).
  */
 function graphqlSource(
   options: GraphqlReadOptions,
   pull: PullRequestInfo,
   graph: CommitGraph | undefined,
-  prefetched: Prefetched,
+  read: FirstRead | null,
   rest: ReceiptSource
 ): ReceiptSource {
   const { octokit, owner, repo } = options
   const { head } = rest
   // Blob texts checked against their ids, by id.
   const exact = new Map<string, Uint8Array>()
+  const readFolder = read ? entriesOf(read.folder) : undefined
   const folder = async (dir: string): Promise<GqlEntry[] | null> => {
-    if (dir === options.receiptsDir && prefetched.folder !== undefined)
-      return prefetched.folder
+    if (dir === options.receiptsDir && readFolder !== undefined) return readFolder
     const data = await octokit.graphql<{ repository?: { folder?: unknown } }>(
       FOLDER_QUERY,
       { owner, name: repo, folder: `${head}:${dir}` }
     )
-    return folderEntries(data.repository?.folder)
+    return entriesOf(data.repository?.folder)
   }
   return {
     ...rest,
@@ -308,7 +297,7 @@ function graphqlSource(
           const path = `${at}/${entry.name}`
           if (entry.type === 'tree' && entry.entries) await walk(entry.entries, path)
           else if (entry.type === 'tree') {
-            const listing = await restListTree(octokit, { owner, repo }, head, path)
+            const listing = await rest.listTree(path)
             out.push(...listing.entries)
             truncated ||= listing.truncated
           } else {
@@ -328,15 +317,15 @@ function graphqlSource(
       return { entries: out, truncated }
     },
     async readBlobs(shas) {
-      const read = await rest.readBlobs(shas.filter((sha) => !exact.has(sha)))
+      const blobs = await rest.readBlobs(shas.filter((sha) => !exact.has(sha)))
       return new Map(
-        shas.map((sha) => [sha, exact.get(sha) ?? read.get(sha) ?? `${sha}: not read`])
+        shas.map((sha) => [sha, exact.get(sha) ?? blobs.get(sha) ?? `${sha}: not read`])
       )
     },
     async readFile(path) {
       // Read with the PR, or (the head unknown then) through REST's contents API.
-      if (prefetched.sink?.path !== path) return rest.readFile(path)
-      const sink = prefetched.sink.entry
+      if (!read || options.branchSinkPath !== path) return rest.readFile(path)
+      const sink = read.head?.sink ?? null
       if (!sink) return null
       const type =
         sink.type === 'tree' ? 'dir' : sink.type === 'commit' ? 'submodule' : null
@@ -351,27 +340,22 @@ function graphqlSource(
       )
     },
     async receiptCommits(receipts) {
+      if (receipts.length === 0) return new Map()
+      const paths = receipts.map(({ path }) => path)
       try {
-        return await receiptCommits(receipts.map(({ path }) => path))
+        const data = await octokit.graphql(historyQuery(paths.length), {
+          owner,
+          name: repo,
+          head,
+          ...Object.fromEntries(paths.map((path, i) => [`p${i}`, path]))
+        })
+        const commit = HistoryAnswer.parse(data).repository.object
+        return new Map(paths.map((path, i) => [path, newestOf(commit[`h${i}`])]))
       } catch {
         // GraphQL failing after the first read: REST answers the same question.
         return rest.receiptCommits(receipts)
       }
     }
-  }
-
-  async function receiptCommits(
-    paths: readonly string[]
-  ): Promise<Map<string, ReceiptCommit | null>> {
-    if (paths.length === 0) return new Map()
-    const data = await octokit.graphql(historyQuery(paths.length), {
-      owner,
-      name: repo,
-      head,
-      ...Object.fromEntries(paths.map((path, i) => [`p${i}`, path]))
-    })
-    const commit = HistoryAnswer.parse(data).repository.object
-    return new Map(paths.map((path, i) => [path, newestOf(commit[`h${i}`])]))
   }
 }
 

@@ -38,10 +38,6 @@ export interface PrCommitsOptions extends Repo {
   baseSha?: string | Promise<string>
 }
 
-/** Receipt text and API answers are hostile: only a full object id goes into a URL. */
-const isFullId = (sha: string, options: PrCommitsOptions): boolean =>
-  fullObjectId(sha, options.head) === sha
-
 /**
  * The compare `from...head` (`from` a full lowercase id), or null when GitHub knows no
  * such commit, or resolved a ref of that name instead (a ref wins over a commit).
@@ -86,16 +82,34 @@ export function prCommitMethods(
   options: PrCommitsOptions,
   listGraph: () => Promise<CommitGraph> = async () => listPrCommits(options)
 ): CoverageMethods {
+  const { octokit, owner, repo, head } = options
   let graph: Promise<CommitGraph> | undefined
   const readGraph = async (): Promise<CommitGraph> => (graph ??= listGraph())
-  let index: Promise<GraphIndex | null> | undefined
+  let indexed: Promise<GraphIndex | null> | undefined
   const readIndex = async (): Promise<GraphIndex | null> =>
-    (index ??= readGraph().then(indexOf))
+    (indexed ??= readGraph().then(indexOf))
   // Per commit a review names: the PR commits it reaches (null: unknown).
   const reached = new Map<string, Promise<Set<string> | null>>()
   const reach = async (sha: string): Promise<Set<string> | null> => {
-    if (!reached.has(sha)) reached.set(sha, reachOf(options, readIndex, sha))
+    if (!reached.has(sha)) reached.set(sha, reachOf(sha))
     return reached.get(sha) ?? null
+  }
+  /**
+   * The PR commits `sha` reaches: over the graph when it is a PR commit; none when it is on
+   * the base side (the PR's base, a parent outside the PR); else those its merge base with
+   * the head reaches (one compare). Null: not a commit GitHub knows. A known limit: of a
+   * criss-cross history's merge bases GitHub names one (git would take them all).
+   */
+  const reachOf = async (sha: string): Promise<Set<string> | null> => {
+    const index = await readIndex()
+    // Receipt text and API answers are hostile: only a full object id goes into a URL.
+    if (index === null || fullObjectId(sha, head) !== sha) return null
+    if (index.parents.has(sha)) return reachableInPr(index.parents, sha)
+    const base = await Promise.resolve(options.baseSha).catch(() => undefined)
+    if (index.baseSide.has(sha) || sha === base?.toLowerCase()) return new Set()
+    const compared = await compareFrom(octokit, { owner, repo }, sha, head)
+    if (compared === null) return null
+    return reachableInPr(index.parents, compared.merge_base_commit.sha.toLowerCase())
   }
   return {
     prCommitGraph: readGraph,
@@ -117,10 +131,19 @@ export function prCommitMethods(
       if (ahead === null || behind === null) return null
       return [...ahead].filter((sha) => !behind.has(sha))
     },
+    // The paths each commit changed (both sides of a rename); null: not listed whole.
     async commitPaths(shas) {
-      const paths = await mapLimit(shas, CLASSIFY_CONCURRENCY, async (sha) =>
-        commitFiles(options, sha)
-      )
+      const paths = await mapLimit(shas, CLASSIFY_CONCURRENCY, async (sha) => {
+        if (fullObjectId(sha, head) !== sha) return null
+        const { data } = await octokit.rest.repos.getCommit({
+          owner,
+          repo,
+          ref: sha,
+          per_page: COMMIT_FILES_PAGE
+        })
+        const files = data.files ?? []
+        return files.length >= COMMIT_FILES_PAGE ? null : touchedPaths(files)
+      })
       return new Map(shas.map((sha, i) => [sha, paths[i] ?? null]))
     }
   }
@@ -152,43 +175,4 @@ function indexOf(graph: CommitGraph): GraphIndex | null {
   const parents = new Map(graph.commits.map((c) => [c.sha, c.parents]))
   const outside = graph.commits.flatMap((c) => c.parents).filter((p) => !parents.has(p))
   return { parents, baseSide: new Set(outside) }
-}
-
-/**
- * The PR commits `sha` reaches: over the graph when it is a PR commit; none when it is on
- * the base side (the PR's base, a parent outside the PR); else those its merge base with
- * the head reaches (one compare). Null: not a commit GitHub knows. A known limit: of a
- * criss-cross history's merge bases GitHub names one (git would take them all).
- */
-async function reachOf(
-  options: PrCommitsOptions,
-  readIndex: () => Promise<GraphIndex | null>,
-  sha: string
-): Promise<Set<string> | null> {
-  const graph = await readIndex()
-  if (graph === null || !isFullId(sha, options)) return null
-  if (graph.parents.has(sha)) return reachableInPr(graph.parents, sha)
-  const base = await Promise.resolve(options.baseSha).catch(() => undefined)
-  if (graph.baseSide.has(sha) || sha === base?.toLowerCase()) return new Set()
-  const { octokit, owner, repo, head } = options
-  const compared = await compareFrom(octokit, { owner, repo }, sha, head)
-  if (compared === null) return null
-  return reachableInPr(graph.parents, compared.merge_base_commit.sha.toLowerCase())
-}
-
-/** The paths a commit changed (both sides of a rename), or null when not listed whole. */
-async function commitFiles(
-  options: PrCommitsOptions,
-  sha: string
-): Promise<string[] | null> {
-  const { octokit, owner, repo } = options
-  if (!isFullId(sha, options)) return null
-  const { data } = await octokit.rest.repos.getCommit({
-    owner,
-    repo,
-    ref: sha,
-    per_page: COMMIT_FILES_PAGE
-  })
-  const files = data.files ?? []
-  return files.length >= COMMIT_FILES_PAGE ? null : touchedPaths(files)
 }
