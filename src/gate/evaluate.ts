@@ -68,21 +68,19 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   // (two independent round trips); a failure still surfaces where it is awaited.
   const changed = options.select.mode === 'changed' ? source.changedPaths() : null
   void changed?.catch(() => undefined)
-  const diffFiles = optional(
-    source.changedFiles?.bind(source),
+  const diffFiles = orUnknown(
+    source.changedFiles(),
     (note): ChangedFiles => ({ files: null, note }),
-    'the changed files',
-    'the source lists no patches'
+    'the changed files'
   )
   // The PR's commits, for coverage, are asked for now too (the git source: one `log`).
   const prCommits =
     options.coverage === 'off'
       ? null
-      : optional(
-          source.prCommits?.bind(source),
+      : orUnknown(
+          source.prCommits(),
           (note) => ({ commits: null, note }),
-          'the PR commits',
-          'this source does not list the PR commits'
+          'the PR commits'
         )
   // Compiled while those answers are on their way (picomatch: 2–3 ms of a cold run).
   const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
@@ -193,11 +191,8 @@ async function reviewCoverage(
   isBookkeeping: BookkeepingMatcher,
   notes: string[]
 ): Promise<Coverage | null> {
-  const ask = source.commitsBetween?.bind(source)
-  if (listed.commits === null || !ask) {
-    notes.push(
-      `coverage not computed: ${listed.commits === null ? listed.note : 'no commit ranges'}`
-    )
+  if (listed.commits === null) {
+    notes.push(`coverage not computed: ${listed.note}`)
     return null
   }
   // One range question per distinct (base, reviewed) pair, however many receipts share it.
@@ -211,7 +206,7 @@ async function reviewCoverage(
         if (!item || !known || row.verdict !== 'SHIP' || reviewed === null) return []
         const base = reviewBase(item, reviewed)
         const key = `${base ?? ''}..${reviewed}`
-        const range = ranges.get(key) ?? ask(base, reviewed)
+        const range = ranges.get(key) ?? source.commitsBetween(base, reviewed)
         ranges.set(key, range)
         const review = async (): Promise<CoveringReview> => {
           const commits = await range
@@ -246,19 +241,14 @@ async function reviewCoverage(
   }
 }
 
-/**
- * An optional question of the source: its answer, or `unknown(why)` when the source
- * cannot answer it or the read fails (the gate goes on without it).
- */
-async function optional<T>(
-  ask: (() => Promise<T>) | undefined,
+/** A question of the source whose failure the gate goes on without: `unknown(why)`. */
+async function orUnknown<T>(
+  answer: Promise<T>,
   unknown: (note: string) => T,
-  what: string,
-  none: string
+  what: string
 ): Promise<T> {
-  if (!ask) return unknown(none)
   try {
-    return await ask()
+    return await answer
   } catch (error) {
     return unknown(`${what} could not be read: ${errorText(error)}`)
   }
