@@ -9,7 +9,7 @@ import {
   toClassify,
   type CoveringReview
 } from '../../src/gate/coverage.js'
-import { bookkeepingMatcher } from '../../src/gate/review-head.js'
+import { globMatcher } from '../../src/gate/review-head.js'
 
 // main: m0 ← m1 ← m2. The PR: a ← b, then main (m2) merged in as M, then c.
 // `m1` is the PR's merge base when it was opened; m2 joined through the merge.
@@ -64,7 +64,7 @@ describe('classification', () => {
   })
 
   it('counts an unlisted commit as code, a listed one by its paths', () => {
-    const isBookkeeping = bookkeepingMatcher(['.flow/**'])
+    const isBookkeeping = globMatcher(['.flow/**'])
     expect(
       codeCommits(
         [

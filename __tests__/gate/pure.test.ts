@@ -9,7 +9,6 @@ import {
 import { OptionError, parseOptions } from '../../src/gate/options.js'
 import { applyCaps, planReceipts } from '../../src/gate/plan.js'
 import {
-  bookkeepingMatcher,
   fullObjectId,
   globMatcher,
   notFullIdJudgement,
@@ -266,7 +265,7 @@ describe('planning', () => {
 })
 
 describe('review-head rule', () => {
-  const matcher = bookkeepingMatcher(['.flow/**', '!.flow/bin/**', '!.flow/config.json'])
+  const matcher = globMatcher(['.flow/**', '!.flow/bin/**', '!.flow/config.json'])
   it('matches bookkeeping paths with dot files', () => {
     expect(
       ['.flow/review-receipts/a.json', '.flow/.hidden', '.flow/specs/x/y.json'].every(

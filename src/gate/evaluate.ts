@@ -22,8 +22,8 @@ import { placeFindings } from './placement.js'
 import { applyCaps, blobsOf, planReceipts, selectPlans } from './plan.js'
 import type { Problem, ReceiptRow, Report } from './report.js'
 import {
-  bookkeepingMatcher,
   fullObjectId,
+  globMatcher,
   inferFromHistory,
   judgeReviewedHead,
   notFullIdJudgement,
@@ -83,7 +83,7 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
           'the PR commits'
         )
   // Compiled while those answers are on their way (picomatch: 2–3 ms of a cold run).
-  const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
+  const isBookkeeping = globMatcher(options.bookkeepingPaths)
   const listing = await source.listTree(options.receiptsDir)
   if (listing.truncated) {
     const message =
@@ -201,23 +201,20 @@ async function reviewCoverage(
     const reviews = await Promise.all(
       rows.flatMap((row, i) => {
         const item = pending[i]
+        // Only a current or stale row has a reviewed head.
         const reviewed = row.reviewedHead
-        const known = row.currentness === 'current' || row.currentness === 'stale'
-        if (!item || !known || row.verdict !== 'SHIP' || reviewed === null) return []
+        if (!item || row.verdict !== 'SHIP' || reviewed === null) return []
         const base = reviewBase(item, reviewed)
         const key = `${base ?? ''}..${reviewed}`
         const range = ranges.get(key) ?? source.commitsBetween(base, reviewed)
         ranges.set(key, range)
-        const review = async (): Promise<CoveringReview> => {
-          const commits = await range
-          return {
-            receipt: row.path,
-            verdict: 'SHIP',
-            commits: commits && new Set(commits),
-            baseKnown: base !== null
-          }
-        }
-        return [review()]
+        const review = range.then((commits): CoveringReview => ({
+          receipt: row.path,
+          verdict: 'SHIP',
+          commits: commits && new Set(commits),
+          baseKnown: base !== null
+        }))
+        return [review]
       })
     )
     // The paths of the commits no SHIP review holds (the API: one request a commit) tell

@@ -31,9 +31,6 @@ export function globMatcher(globs: readonly string[]): BookkeepingMatcher {
   }
 }
 
-/** Compiles `bookkeeping-paths`. */
-export const bookkeepingMatcher = globMatcher
-
 /** The verdict of the rule for one reviewed SHA, with a one-line reason. */
 export interface HeadJudgement {
   current: boolean
