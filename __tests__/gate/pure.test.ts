@@ -29,16 +29,22 @@ describe('rowConclusion (SPEC §4 table)', () => {
     ['stale', 'NEEDS_HUMAN', 'failure']
   ] as const)('%s %s → %s', (currentness, verdict, conclusion) => {
     expect(
-      rowConclusion(currentness, verdict, 'action_required', 'codex').conclusion
+      rowConclusion({ currentness, verdict, mode: 'codex' }, 'action_required').conclusion
     ).toBe(conclusion)
   })
   it('labels triage_skip and honours needs-human-conclusion', () => {
-    expect(rowConclusion('current', 'SHIP', 'failure', 'triage_skip').why).toBe(
-      'trivial diff, review skipped'
-    )
-    expect(rowConclusion('current', 'NEEDS_HUMAN', 'neutral', 'rp').conclusion).toBe(
-      'neutral'
-    )
+    expect(
+      rowConclusion(
+        { currentness: 'current', verdict: 'SHIP', mode: 'triage_skip' },
+        'failure'
+      ).why
+    ).toBe('trivial diff, review skipped')
+    expect(
+      rowConclusion(
+        { currentness: 'current', verdict: 'NEEDS_HUMAN', mode: 'rp' },
+        'neutral'
+      ).conclusion
+    ).toBe('neutral')
   })
 })
 

@@ -5,16 +5,15 @@
  */
 import { VERDICTS } from '../receipts/limits.js'
 import type { NeedsHumanConclusion } from './options.js'
+import type { ReceiptRow } from './report.js'
 
 export type Conclusion = 'success' | 'failure' | 'neutral' | 'action_required'
 export type Currentness = 'current' | 'stale' | 'ambiguous' | 'unreadable'
 
 /** The conclusion of one receipt row, and why. */
 export function rowConclusion(
-  currentness: Currentness,
-  verdict: string | null,
-  needsHuman: NeedsHumanConclusion,
-  mode: string | null
+  { currentness, verdict, mode }: Pick<ReceiptRow, 'currentness' | 'verdict' | 'mode'>,
+  needsHuman: NeedsHumanConclusion
 ): { conclusion: Conclusion; why: string } {
   if (currentness === 'unreadable' || currentness === 'ambiguous') {
     const what = currentness === 'unreadable' ? 'unreadable receipt' : 'ambiguous lineage'

@@ -133,12 +133,7 @@ function containersOf(generations: readonly Generation[]): FindingsContainer[] {
 export function toRow(item: Pending, judged: Judged, options: GateOptions): ReceiptRow {
   const decided = decide(item, judged, options)
   const row = { ...baseRow(item), ...decided.fields }
-  const { conclusion, why } = rowConclusion(
-    row.currentness,
-    row.verdict,
-    options.needsHumanConclusion,
-    row.mode
-  )
+  const { conclusion, why } = rowConclusion(row, options.needsHumanConclusion)
   const reason = decided.reason ? `${decided.reason} — ${why}` : why
   return { ...row, conclusion, reason }
 }
@@ -321,16 +316,9 @@ export function rowProblems(row: ReceiptRow): Problem[] {
   })
   if (row.currentness === 'unreadable') return [problem('unreadable-receipt')]
   if (row.currentness === 'ambiguous') return [problem('ambiguous-receipt')]
-  const reasons = row.structuredReasons
-  const problems =
-    row.structured === 'invalid'
-      ? [
-          problem(
-            'invalid-projection',
-            `structured findings ignored: ${reasons[0] ?? 'invalid'}`
-          )
-        ]
-      : []
+  const problems: Problem[] = []
+  const ignored = `structured findings ignored: ${row.structuredReasons[0] ?? 'invalid'}`
+  if (row.structured === 'invalid') problems.push(problem('invalid-projection', ignored))
   if (row.conclusion === 'success' || row.conclusion === 'neutral') return problems
   const code =
     row.verdict === 'NEEDS_HUMAN'
