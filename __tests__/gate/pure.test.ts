@@ -58,9 +58,8 @@ describe('overallConclusion', () => {
     [['success'], 1, false, 'failure'],
     [['success'], 0, true, 'failure']
   ] as const)('%j missing=%d audit=%s → %s', (rows, missing, audit, want) => {
-    expect(
-      overallConclusion({ rows: [...rows], missingRequired: missing, auditFailed: audit })
-    ).toBe(want)
+    const conclusions = rows.map((conclusion) => ({ conclusion }))
+    expect(overallConclusion(conclusions, missing > 0 || audit)).toBe(want)
   })
   it('worst current verdict ignores stale rows', () => {
     expect(

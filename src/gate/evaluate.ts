@@ -149,18 +149,13 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     prCommits === null
       ? undefined
       : await reviewCoverage(source, await prCommits, pending, rows, isBookkeeping, notes)
+  // Called whatever else failed: it adds the coverage problems.
   const coverageFails = coverageFailures(options, coverage, problems)
+  const failed = coverageFails || missing.length > 0 || auditFailed || listing.truncated
   const annotations = buildAnnotations(rows)
   const shown = annotations.slice(0, options.maxAnnotations)
   return {
-    conclusion: coverageFails
-      ? 'failure'
-      : overallConclusion({
-          rows: rows.map((row) => row.conclusion),
-          missingRequired: missing.length,
-          auditFailed,
-          incompleteListing: listing.truncated
-        }),
+    conclusion: overallConclusion(rows, failed),
     head: source.head,
     base: input.base ?? null,
     selected: rows.length,

@@ -40,22 +40,19 @@ export function rowConclusion(
 /** Conclusions from best to worst. */
 const RANK: readonly Conclusion[] = ['success', 'neutral', 'action_required', 'failure']
 
-/** Combines row conclusions with the required-type and audit outcomes. */
-export function overallConclusion(parts: {
-  rows: Conclusion[]
-  missingRequired: number
-  auditFailed: boolean
-  /** The receipts folder could not be listed whole: a receipt may be missing. */
-  incompleteListing?: boolean
-}): Conclusion {
-  // An incomplete listing is an unknown state (a failing receipt may be the one left out).
-  if (parts.missingRequired > 0 || parts.auditFailed || parts.incompleteListing)
-    return 'failure'
-  if (parts.rows.length === 0) return 'neutral'
-  const worst = RANK[
-    Math.max(...parts.rows.map((row) => RANK.indexOf(row)))
-  ] as Conclusion
-  return worst === 'neutral' && parts.rows.includes('success') ? 'success' : worst
+/**
+ * The worst row conclusion, or `failure` when something else `failed`: a required type,
+ * the deferred audit, coverage: require, or the listing (a left-out receipt may fail).
+ */
+export function overallConclusion(
+  rows: ReadonlyArray<{ conclusion: Conclusion }>,
+  failed: boolean
+): Conclusion {
+  if (failed) return 'failure'
+  if (rows.length === 0) return 'neutral'
+  const worst = RANK[Math.max(...rows.map((row) => RANK.indexOf(row.conclusion)))]
+  const shipped = rows.some((row) => row.conclusion === 'success')
+  return worst === 'neutral' && shipped ? 'success' : (worst as Conclusion)
 }
 
 /**
