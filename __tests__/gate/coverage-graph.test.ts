@@ -43,7 +43,6 @@ describe('reachableInPr', () => {
 describe('classification', () => {
   const review = (commits: string[] | null, baseKnown = true): CoveringReview => ({
     receipt: 'r.json',
-    verdict: 'SHIP',
     commits: commits === null ? null : new Set(commits),
     baseKnown
   })
@@ -53,8 +52,6 @@ describe('classification', () => {
     expect(toClassify(unlisted, [review(['a'])])).toEqual(['b', 'c'])
     // A review whose base is unknown proves nothing: its commits still need classifying.
     expect(toClassify(unlisted, [review(['a', 'b'], false)])).toEqual(['a', 'b', 'c'])
-    const notShip = { ...review(['a']), verdict: 'NEEDS_WORK' }
-    expect(toClassify(unlisted, [notShip])).toEqual(['a', 'b', 'c'])
     // Listed commits are never asked for again.
     expect(toClassify([{ sha: 'a', paths: ['src/x.ts'] }], [])).toEqual([])
   })

@@ -8,10 +8,9 @@ import type { Problem } from './report.js'
 import { shortSha, type BookkeepingMatcher } from './review-head.js'
 import type { PrCommit } from './source.js'
 
-/** One selected receipt's review, with the PR commits its range holds. */
+/** One selected receipt's SHIP review, with the PR commits its range holds. */
 export interface CoveringReview {
   receipt: string
-  verdict: string | null
   /** Commits of `base..R` (known base), or of R's side of the PR (unknown base); null: not known. */
   commits: ReadonlySet<string> | null
   /** Whether the recorded base is known (a full SHA the source knows). */
@@ -73,7 +72,7 @@ export function toClassify(
   commits: readonly PrCommit[],
   reviews: readonly CoveringReview[]
 ): string[] {
-  const held = reviews.filter((r) => r.verdict === 'SHIP' && r.baseKnown)
+  const held = reviews.filter((r) => r.baseKnown)
   return commits
     .filter((c) => c.paths === null && !held.some((r) => r.commits?.has(c.sha) === true))
     .map((c) => c.sha)
@@ -90,13 +89,12 @@ export function unlistedNote(commits: readonly PrCommit[]): string | null {
 export function coverageOf(
   code: readonly string[],
   reviews: readonly CoveringReview[],
-  note: string | null = null
+  note: string | null
 ): Coverage {
-  const ship = reviews.filter((review) => review.verdict === 'SHIP')
   const list = code.map((sha) => {
-    const covering = ship.filter((r) => r.baseKnown && r.commits?.has(sha) === true)
+    const covering = reviews.filter((r) => r.baseKnown && r.commits?.has(sha) === true)
     // A review that might hold it, with a base or range the source cannot tell.
-    const maybe = ship.filter(
+    const maybe = reviews.filter(
       (r) => (!r.baseKnown || r.commits === null) && r.commits?.has(sha) !== false
     )
     const state: CommitCoverage =

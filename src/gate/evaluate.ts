@@ -205,7 +205,6 @@ async function reviewCoverage(
         ranges.set(key, range)
         const review = range.then((commits): CoveringReview => ({
           receipt: row.path,
-          verdict: 'SHIP',
           commits: commits && new Set(commits),
           baseKnown: base !== null
         }))
