@@ -79,7 +79,7 @@ export function toClassify(
 }
 
 /** Why the counts may hold bookkeeping commits (some paths were not read), or null. */
-export function unlistedNote(commits: readonly PrCommit[]): string | null {
+function unlistedNote(commits: readonly PrCommit[]): string | null {
   const count = commits.filter((c) => c.paths === null).length
   if (count === 0) return null
   return `${count} commit${count === 1 ? '' : 's'} counted as code without ${count === 1 ? 'its' : 'their'} paths read (inside a SHIP review's range, or too large to list): the counts may include bookkeeping-only commits`
@@ -87,10 +87,11 @@ export function unlistedNote(commits: readonly PrCommit[]): string | null {
 
 /** Each code commit's coverage by the SHIP reviews. */
 export function coverageOf(
-  code: readonly string[],
+  commits: readonly PrCommit[],
   reviews: readonly CoveringReview[],
-  note: string | null
+  isBookkeeping: BookkeepingMatcher
 ): Coverage {
+  const code = codeCommits(commits, isBookkeeping)
   const list = code.map((sha) => {
     const covering = reviews.filter((r) => r.baseKnown && r.commits?.has(sha) === true)
     // A review that might hold it, with a base or range the source cannot tell.
@@ -110,7 +111,7 @@ export function coverageOf(
     unreviewed: shas('unreviewed'),
     unknown: shas('unknown'),
     list,
-    note
+    note: unlistedNote(commits)
   }
 }
 

@@ -6,11 +6,9 @@
 import { mapLimit } from '../util/concurrency.js'
 import { buildAnnotations } from './annotations.js'
 import {
-  codeCommits,
   coverageFailures,
   coverageOf,
   toClassify,
-  unlistedNote,
   type Coverage,
   type CoveringReview
 } from './coverage.js'
@@ -221,11 +219,7 @@ async function reviewCoverage(
     const classified = listed.commits.map((c) =>
       paths?.has(c.sha) ? { ...c, paths: paths.get(c.sha) ?? null } : c
     )
-    return coverageOf(
-      codeCommits(classified, isBookkeeping),
-      reviews,
-      unlistedNote(classified)
-    )
+    return coverageOf(classified, reviews, isBookkeeping)
   } catch (error) {
     notes.push(`coverage not computed: ${errorText(error)}`)
     return null
