@@ -60,6 +60,7 @@ export interface EvaluateInput {
 /** Runs the whole gate and returns the report. */
 export async function evaluate(input: EvaluateInput): Promise<Report> {
   const { source, options } = input
+  const base = input.base ?? null
   const problems: Problem[] = []
   const notes: string[] = []
   // Performance (issue 7): the changed files are asked for while the folder is listed
@@ -88,14 +89,9 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       'the receipts folder could not be listed whole; receipts may be missing'
     problems.push({ code: 'truncated-tree', path: options.receiptsDir, message })
   }
+  const plans = planReceipts(listing.entries)
   const selected = applyCaps(
-    selectPlans(
-      planReceipts(listing.entries),
-      options.select,
-      await changed,
-      input.base ?? null,
-      notes
-    )
+    selectPlans(plans, options.select, await changed, base, notes)
   )
   if (listing.entries.length === 0 && !listing.truncated)
     notes.push(`no receipts under ${options.receiptsDir} at ${shortSha(source.head)}`)
@@ -155,7 +151,7 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   return {
     conclusion: overallConclusion(rows, failed),
     head: source.head,
-    base: input.base ?? null,
+    base,
     selected: rows.length,
     verdict: worstCurrentVerdict(rows),
     receipts: rows,
