@@ -5,7 +5,7 @@
  */
 import type { GateOptions } from './options.js'
 import type { Problem } from './report.js'
-import { shortSha, type BookkeepingMatcher } from './review-head.js'
+import { plural, shortSha, type BookkeepingMatcher } from './review-head.js'
 import type { PrCommit } from './source.js'
 
 /** One selected receipt's SHIP review, with the PR commits its range holds. */
@@ -82,7 +82,7 @@ export function toClassify(
 function unlistedNote(commits: readonly PrCommit[]): string | null {
   const count = commits.filter((c) => c.paths === null).length
   if (count === 0) return null
-  return `${count} commit${count === 1 ? '' : 's'} counted as code without ${count === 1 ? 'its' : 'their'} paths read (inside a SHIP review's range, or too large to list): the counts may include bookkeeping-only commits`
+  return `${plural(count, 'commit')} counted as code without ${count === 1 ? 'its' : 'their'} paths read (inside a SHIP review's range, or too large to list): the counts may include bookkeeping-only commits`
 }
 
 /** Each code commit's coverage by the SHIP reviews. */

@@ -6,7 +6,7 @@
  * that receipt alone is unreadable.
  */
 import type { Selection } from './options.js'
-import { globMatcher, shortSha } from './review-head.js'
+import { globMatcher, plural, shortSha } from './review-head.js'
 import type { ReceiptSource, TreeEntry } from './source.js'
 
 const CAPS = { fileBytes: 2 * 1024 * 1024, receipts: 500, totalBytes: 64 * 1024 * 1024 }
@@ -125,7 +125,7 @@ export function selectPlans(
     )
     if (chosen.length === 0 && plans.length > 0)
       notes.push(
-        `none of the ${plans.length} receipt${plans.length === 1 ? '' : 's'} changed since the base${base ? ` ${shortSha(base)}` : ''} (select: all checks every one)`
+        `none of the ${plural(plans.length, 'receipt')} changed since the base${base ? ` ${shortSha(base)}` : ''} (select: all checks every one)`
       )
   }
   return chosen.sort((a, b) => naturalOrder(a.path, b.path))

@@ -104,7 +104,7 @@ function stale(why: string): HeadJudgement {
   return { current: false, reason: `stale: ${why}` }
 }
 
-function plural(n: number, noun: string): string {
+export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
