@@ -209,4 +209,13 @@ describe('review coverage (CLI, git source)', () => {
       expect.objectContaining({ code: 'coverage-unknown' })
     )
   })
+
+  it('holds no commit in the range of a review that does not ship', async () => {
+    const c6 = repo.write({ 'src/t6.ts': '6\n' }).commit('task 6')
+    repo
+      .write({ [`${DIR}/impl-fn-1.6.json`]: receipt('fn-1.6', 'NEEDS_WORK', c6, base) })
+      .commit('receipt 6')
+    const { report } = await checkJson(repo.path, '--base', 'main')
+    expect(report.coverage?.list.find((c) => c.sha === c6)?.state).toBe('unreviewed')
+  })
 })

@@ -9,7 +9,6 @@ import {
 import { OptionError, parseOptions } from '../../src/gate/options.js'
 import { applyCaps, planReceipts } from '../../src/gate/plan.js'
 import {
-  bookkeepingMatcher,
   fullObjectId,
   globMatcher,
   notFullIdJudgement,
@@ -30,16 +29,22 @@ describe('rowConclusion (SPEC §4 table)', () => {
     ['stale', 'NEEDS_HUMAN', 'failure']
   ] as const)('%s %s → %s', (currentness, verdict, conclusion) => {
     expect(
-      rowConclusion(currentness, verdict, 'action_required', 'codex').conclusion
+      rowConclusion({ currentness, verdict, mode: 'codex' }, 'action_required').conclusion
     ).toBe(conclusion)
   })
   it('labels triage_skip and honours needs-human-conclusion', () => {
-    expect(rowConclusion('current', 'SHIP', 'failure', 'triage_skip').why).toBe(
-      'trivial diff, review skipped'
-    )
-    expect(rowConclusion('current', 'NEEDS_HUMAN', 'neutral', 'rp').conclusion).toBe(
-      'neutral'
-    )
+    expect(
+      rowConclusion(
+        { currentness: 'current', verdict: 'SHIP', mode: 'triage_skip' },
+        'failure'
+      ).why
+    ).toBe('trivial diff, review skipped')
+    expect(
+      rowConclusion(
+        { currentness: 'current', verdict: 'NEEDS_HUMAN', mode: 'rp' },
+        'neutral'
+      ).conclusion
+    ).toBe('neutral')
   })
 })
 
@@ -53,9 +58,8 @@ describe('overallConclusion', () => {
     [['success'], 1, false, 'failure'],
     [['success'], 0, true, 'failure']
   ] as const)('%j missing=%d audit=%s → %s', (rows, missing, audit, want) => {
-    expect(
-      overallConclusion({ rows: [...rows], missingRequired: missing, auditFailed: audit })
-    ).toBe(want)
+    const conclusions = rows.map((conclusion) => ({ conclusion }))
+    expect(overallConclusion(conclusions, missing > 0 || audit)).toBe(want)
   })
   it('worst current verdict ignores stale rows', () => {
     expect(
@@ -266,7 +270,7 @@ describe('planning', () => {
 })
 
 describe('review-head rule', () => {
-  const matcher = bookkeepingMatcher(['.flow/**', '!.flow/bin/**', '!.flow/config.json'])
+  const matcher = globMatcher(['.flow/**', '!.flow/bin/**', '!.flow/config.json'])
   it('matches bookkeeping paths with dot files', () => {
     expect(
       ['.flow/review-receipts/a.json', '.flow/.hidden', '.flow/specs/x/y.json'].every(

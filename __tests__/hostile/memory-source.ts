@@ -57,6 +57,14 @@ export function memorySource(options: MemorySourceOptions): ReceiptSource {
       ),
     readFile: async () => Promise.resolve(options.sink ?? null),
     changedPaths: async () => Promise.resolve({ paths: entries.map((e) => e.path) }),
+    changedFiles: async () =>
+      Promise.resolve({ files: null, note: 'the source lists no patches' }),
+    prCommits: async () =>
+      Promise.resolve({
+        commits: null,
+        note: 'this source does not list the PR commits'
+      }),
+    commitsBetween: async () => Promise.resolve(null),
     ancestry: async (reviewed) =>
       Promise.resolve(
         reviewed === MEMORY_HEAD

@@ -10,7 +10,7 @@ import { buildAnnotations } from '../../src/gate/annotations.js'
 import { evaluate } from '../../src/gate/evaluate.js'
 import { parseOptions } from '../../src/gate/options.js'
 import type { ReceiptRow, ReportFinding } from '../../src/gate/report.js'
-import { bookkeepingMatcher } from '../../src/gate/review-head.js'
+import { globMatcher } from '../../src/gate/review-head.js'
 import { apiSource } from '../../src/github/api-source.js'
 import { publishCheckRun } from '../../src/github/checks.js'
 import { GitHubError, createClient } from '../../src/github/client.js'
@@ -38,7 +38,7 @@ import { invisibleIn } from './neutral.js'
 
 describe('bookkeeping paths with line breaks (every receipt went stale)', () => {
   it('a file named with a newline under .flow/ is bookkeeping', () => {
-    const isBookkeeping = bookkeepingMatcher(['.flow/**', '!.flow/bin/**'])
+    const isBookkeeping = globMatcher(['.flow/**', '!.flow/bin/**'])
     for (const path of [
       '.flow/review-receipts/x\n::set-output name=x::y.json',
       '.flow/a\rb.json',

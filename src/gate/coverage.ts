@@ -5,13 +5,12 @@
  */
 import type { GateOptions } from './options.js'
 import type { Problem } from './report.js'
-import { shortSha, type BookkeepingMatcher } from './review-head.js'
+import { plural, shortSha, type BookkeepingMatcher } from './review-head.js'
 import type { PrCommit } from './source.js'
 
-/** One selected receipt's review, with the PR commits its range holds. */
+/** One selected receipt's SHIP review, with the PR commits its range holds. */
 export interface CoveringReview {
   receipt: string
-  verdict: string | null
   /** Commits of `base..R` (known base), or of R's side of the PR (unknown base); null: not known. */
   commits: ReadonlySet<string> | null
   /** Whether the recorded base is known (a full SHA the source knows). */
@@ -73,30 +72,30 @@ export function toClassify(
   commits: readonly PrCommit[],
   reviews: readonly CoveringReview[]
 ): string[] {
-  const held = reviews.filter((r) => r.verdict === 'SHIP' && r.baseKnown)
+  const held = reviews.filter((r) => r.baseKnown)
   return commits
     .filter((c) => c.paths === null && !held.some((r) => r.commits?.has(c.sha) === true))
     .map((c) => c.sha)
 }
 
 /** Why the counts may hold bookkeeping commits (some paths were not read), or null. */
-export function unlistedNote(commits: readonly PrCommit[]): string | null {
+function unlistedNote(commits: readonly PrCommit[]): string | null {
   const count = commits.filter((c) => c.paths === null).length
   if (count === 0) return null
-  return `${count} commit${count === 1 ? '' : 's'} counted as code without ${count === 1 ? 'its' : 'their'} paths read (inside a SHIP review's range, or too large to list): the counts may include bookkeeping-only commits`
+  return `${plural(count, 'commit')} counted as code without ${count === 1 ? 'its' : 'their'} paths read (inside a SHIP review's range, or too large to list): the counts may include bookkeeping-only commits`
 }
 
 /** Each code commit's coverage by the SHIP reviews. */
 export function coverageOf(
-  code: readonly string[],
+  commits: readonly PrCommit[],
   reviews: readonly CoveringReview[],
-  note: string | null = null
+  isBookkeeping: BookkeepingMatcher
 ): Coverage {
-  const ship = reviews.filter((review) => review.verdict === 'SHIP')
+  const code = codeCommits(commits, isBookkeeping)
   const list = code.map((sha) => {
-    const covering = ship.filter((r) => r.baseKnown && r.commits?.has(sha) === true)
+    const covering = reviews.filter((r) => r.baseKnown && r.commits?.has(sha) === true)
     // A review that might hold it, with a base or range the source cannot tell.
-    const maybe = ship.filter(
+    const maybe = reviews.filter(
       (r) => (!r.baseKnown || r.commits === null) && r.commits?.has(sha) !== false
     )
     const state: CommitCoverage =
@@ -112,7 +111,7 @@ export function coverageOf(
     unreviewed: shas('unreviewed'),
     unknown: shas('unknown'),
     list,
-    note
+    note: unlistedNote(commits)
   }
 }
 

@@ -6,11 +6,9 @@
 import { mapLimit } from '../util/concurrency.js'
 import { buildAnnotations } from './annotations.js'
 import {
-  codeCommits,
   coverageFailures,
   coverageOf,
   toClassify,
-  unlistedNote,
   type Coverage,
   type CoveringReview
 } from './coverage.js'
@@ -22,8 +20,8 @@ import { placeFindings } from './placement.js'
 import { applyCaps, blobsOf, planReceipts, selectPlans } from './plan.js'
 import type { Problem, ReceiptRow, Report } from './report.js'
 import {
-  bookkeepingMatcher,
   fullObjectId,
+  globMatcher,
   inferFromHistory,
   judgeReviewedHead,
   notFullIdJudgement,
@@ -62,44 +60,38 @@ export interface EvaluateInput {
 /** Runs the whole gate and returns the report. */
 export async function evaluate(input: EvaluateInput): Promise<Report> {
   const { source, options } = input
+  const base = input.base ?? null
   const problems: Problem[] = []
   const notes: string[] = []
   // Performance (issue 7): the changed files are asked for while the folder is listed
   // (two independent round trips); a failure still surfaces where it is awaited.
   const changed = options.select.mode === 'changed' ? source.changedPaths() : null
   void changed?.catch(() => undefined)
-  const diffFiles = optional(
-    source.changedFiles?.bind(source),
+  const diffFiles = orUnknown(
+    source.changedFiles(),
     (note): ChangedFiles => ({ files: null, note }),
-    'the changed files',
-    'the source lists no patches'
+    'the changed files'
   )
   // The PR's commits, for coverage, are asked for now too (the git source: one `log`).
   const prCommits =
     options.coverage === 'off'
       ? null
-      : optional(
-          source.prCommits?.bind(source),
+      : orUnknown(
+          source.prCommits(),
           (note) => ({ commits: null, note }),
-          'the PR commits',
-          'this source does not list the PR commits'
+          'the PR commits'
         )
   // Compiled while those answers are on their way (picomatch: 2–3 ms of a cold run).
-  const isBookkeeping = bookkeepingMatcher(options.bookkeepingPaths)
+  const isBookkeeping = globMatcher(options.bookkeepingPaths)
   const listing = await source.listTree(options.receiptsDir)
   if (listing.truncated) {
     const message =
       'the receipts folder could not be listed whole; receipts may be missing'
     problems.push({ code: 'truncated-tree', path: options.receiptsDir, message })
   }
+  const plans = planReceipts(listing.entries)
   const selected = applyCaps(
-    selectPlans(
-      planReceipts(listing.entries),
-      options.select,
-      await changed,
-      input.base ?? null,
-      notes
-    )
+    selectPlans(plans, options.select, await changed, base, notes)
   )
   if (listing.entries.length === 0 && !listing.truncated)
     notes.push(`no receipts under ${options.receiptsDir} at ${shortSha(source.head)}`)
@@ -151,20 +143,15 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     prCommits === null
       ? undefined
       : await reviewCoverage(source, await prCommits, pending, rows, isBookkeeping, notes)
+  // Called whatever else failed: it adds the coverage problems.
   const coverageFails = coverageFailures(options, coverage, problems)
+  const failed = coverageFails || missing.length > 0 || auditFailed || listing.truncated
   const annotations = buildAnnotations(rows)
   const shown = annotations.slice(0, options.maxAnnotations)
   return {
-    conclusion: coverageFails
-      ? 'failure'
-      : overallConclusion({
-          rows: rows.map((row) => row.conclusion),
-          missingRequired: missing.length,
-          auditFailed,
-          incompleteListing: listing.truncated
-        }),
+    conclusion: overallConclusion(rows, failed),
     head: source.head,
-    base: input.base ?? null,
+    base,
     selected: rows.length,
     verdict: worstCurrentVerdict(rows),
     receipts: rows,
@@ -193,11 +180,8 @@ async function reviewCoverage(
   isBookkeeping: BookkeepingMatcher,
   notes: string[]
 ): Promise<Coverage | null> {
-  const ask = source.commitsBetween?.bind(source)
-  if (listed.commits === null || !ask) {
-    notes.push(
-      `coverage not computed: ${listed.commits === null ? listed.note : 'no commit ranges'}`
-    )
+  if (listed.commits === null) {
+    notes.push(`coverage not computed: ${listed.note}`)
     return null
   }
   // One range question per distinct (base, reviewed) pair, however many receipts share it.
@@ -206,23 +190,19 @@ async function reviewCoverage(
     const reviews = await Promise.all(
       rows.flatMap((row, i) => {
         const item = pending[i]
+        // Only a current or stale row has a reviewed head.
         const reviewed = row.reviewedHead
-        const known = row.currentness === 'current' || row.currentness === 'stale'
-        if (!item || !known || row.verdict !== 'SHIP' || reviewed === null) return []
+        if (!item || row.verdict !== 'SHIP' || reviewed === null) return []
         const base = reviewBase(item, reviewed)
         const key = `${base ?? ''}..${reviewed}`
-        const range = ranges.get(key) ?? ask(base, reviewed)
+        const range = ranges.get(key) ?? source.commitsBetween(base, reviewed)
         ranges.set(key, range)
-        const review = async (): Promise<CoveringReview> => {
-          const commits = await range
-          return {
-            receipt: row.path,
-            verdict: 'SHIP',
-            commits: commits && new Set(commits),
-            baseKnown: base !== null
-          }
-        }
-        return [review()]
+        const review = range.then((commits): CoveringReview => ({
+          receipt: row.path,
+          commits: commits && new Set(commits),
+          baseKnown: base !== null
+        }))
+        return [review]
       })
     )
     // The paths of the commits no SHIP review holds (the API: one request a commit) tell
@@ -235,30 +215,21 @@ async function reviewCoverage(
     const classified = listed.commits.map((c) =>
       paths?.has(c.sha) ? { ...c, paths: paths.get(c.sha) ?? null } : c
     )
-    return coverageOf(
-      codeCommits(classified, isBookkeeping),
-      reviews,
-      unlistedNote(classified)
-    )
+    return coverageOf(classified, reviews, isBookkeeping)
   } catch (error) {
     notes.push(`coverage not computed: ${errorText(error)}`)
     return null
   }
 }
 
-/**
- * An optional question of the source: its answer, or `unknown(why)` when the source
- * cannot answer it or the read fails (the gate goes on without it).
- */
-async function optional<T>(
-  ask: (() => Promise<T>) | undefined,
+/** A question of the source whose failure the gate goes on without: `unknown(why)`. */
+async function orUnknown<T>(
+  answer: Promise<T>,
   unknown: (note: string) => T,
-  what: string,
-  none: string
+  what: string
 ): Promise<T> {
-  if (!ask) return unknown(none)
   try {
-    return await ask()
+    return await answer
   } catch (error) {
     return unknown(`${what} could not be read: ${errorText(error)}`)
   }

@@ -5,16 +5,15 @@
  */
 import { VERDICTS } from '../receipts/limits.js'
 import type { NeedsHumanConclusion } from './options.js'
+import type { ReceiptRow } from './report.js'
 
 export type Conclusion = 'success' | 'failure' | 'neutral' | 'action_required'
 export type Currentness = 'current' | 'stale' | 'ambiguous' | 'unreadable'
 
 /** The conclusion of one receipt row, and why. */
 export function rowConclusion(
-  currentness: Currentness,
-  verdict: string | null,
-  needsHuman: NeedsHumanConclusion,
-  mode: string | null
+  { currentness, verdict, mode }: Pick<ReceiptRow, 'currentness' | 'verdict' | 'mode'>,
+  needsHuman: NeedsHumanConclusion
 ): { conclusion: Conclusion; why: string } {
   if (currentness === 'unreadable' || currentness === 'ambiguous') {
     const what = currentness === 'unreadable' ? 'unreadable receipt' : 'ambiguous lineage'
@@ -41,22 +40,19 @@ export function rowConclusion(
 /** Conclusions from best to worst. */
 const RANK: readonly Conclusion[] = ['success', 'neutral', 'action_required', 'failure']
 
-/** Combines row conclusions with the required-type and audit outcomes. */
-export function overallConclusion(parts: {
-  rows: Conclusion[]
-  missingRequired: number
-  auditFailed: boolean
-  /** The receipts folder could not be listed whole: a receipt may be missing. */
-  incompleteListing?: boolean
-}): Conclusion {
-  // An incomplete listing is an unknown state (a failing receipt may be the one left out).
-  if (parts.missingRequired > 0 || parts.auditFailed || parts.incompleteListing)
-    return 'failure'
-  if (parts.rows.length === 0) return 'neutral'
-  const worst = RANK[
-    Math.max(...parts.rows.map((row) => RANK.indexOf(row)))
-  ] as Conclusion
-  return worst === 'neutral' && parts.rows.includes('success') ? 'success' : worst
+/**
+ * The worst row conclusion, or `failure` when something else `failed`: a required type,
+ * the deferred audit, coverage: require, or the listing (a left-out receipt may fail).
+ */
+export function overallConclusion(
+  rows: ReadonlyArray<{ conclusion: Conclusion }>,
+  failed: boolean
+): Conclusion {
+  if (failed) return 'failure'
+  if (rows.length === 0) return 'neutral'
+  const worst = RANK[Math.max(...rows.map((row) => RANK.indexOf(row.conclusion)))]
+  const shipped = rows.some((row) => row.conclusion === 'success')
+  return worst === 'neutral' && shipped ? 'success' : (worst as Conclusion)
 }
 
 /**

@@ -44,6 +44,11 @@ export class OptionError extends Error {
   }
 }
 
+/** The error of a value that is not what `input` must be. */
+function mustBe(input: string, what: string, value: string | undefined): OptionError {
+  return new OptionError(input, `must be ${what} (got ${JSON.stringify(value)})`)
+}
+
 /** Splits a list input on commas and newlines; blanks dropped. */
 export function parseList(value: string): string[] {
   return value
@@ -61,10 +66,7 @@ function oneOf<T extends string>(
   const trimmed = value?.trim()
   if (!trimmed) return fallback
   if ((allowed as readonly string[]).includes(trimmed)) return trimmed as T
-  throw new OptionError(
-    input,
-    `must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)})`
-  )
+  throw mustBe(input, `one of ${allowed.join(', ')}`, value)
 }
 
 function parseBoolean(
@@ -77,7 +79,7 @@ function parseBoolean(
   // The YAML 1.2 core schema spellings, as @actions/core's getBooleanInput takes them.
   if (['true', 'True', 'TRUE'].includes(trimmed)) return true
   if (['false', 'False', 'FALSE'].includes(trimmed)) return false
-  throw new OptionError(input, `must be true or false (got ${JSON.stringify(value)})`)
+  throw mustBe(input, 'true or false', value)
 }
 
 function parseSelect(value: string | undefined): Selection {
@@ -96,10 +98,7 @@ function parseSelect(value: string | undefined): Selection {
 function parseReceiptsDir(value: string | undefined): string {
   const dir = (value ?? '').trim().replace(/\/+$/, '') || '.flow/review-receipts'
   if (dir.startsWith('/') || dir.split('/').some((part) => part === '..' || part === ''))
-    throw new OptionError(
-      'receipts-dir',
-      `must be a relative path inside the repository (got ${JSON.stringify(value)})`
-    )
+    throw mustBe('receipts-dir', 'a relative path inside the repository', value)
   return dir.replace(/^\.\//, '')
 }
 
@@ -125,10 +124,7 @@ function parseMax(value: string | undefined): number {
   if (!trimmed) return 1000
   const n = Number(trimmed)
   if (!Number.isInteger(n) || n < 0 || n > 100000)
-    throw new OptionError(
-      'max-annotations',
-      `must be a whole number from 0 to 100000 (got ${JSON.stringify(value)})`
-    )
+    throw mustBe('max-annotations', 'a whole number from 0 to 100000', value)
   return n
 }
 

@@ -6,7 +6,7 @@
  * that receipt alone is unreadable.
  */
 import type { Selection } from './options.js'
-import { globMatcher, shortSha } from './review-head.js'
+import { globMatcher, plural, shortSha } from './review-head.js'
 import type { ReceiptSource, TreeEntry } from './source.js'
 
 const CAPS = { fileBytes: 2 * 1024 * 1024, receipts: 500, totalBytes: 64 * 1024 * 1024 }
@@ -71,32 +71,19 @@ function checkKinds(plan: ReceiptPlan): ReceiptPlan {
 /** Applies the caps in path order; returns the plans with over-cap ones marked unreadable. */
 export function applyCaps(plans: readonly ReceiptPlan[]): ReceiptPlan[] {
   let total = 0
-  const unreadable = (plan: ReceiptPlan, why: string): ReceiptPlan => ({
-    ...plan,
-    unreadable: why
-  })
   return plans.map((plan, index) => {
     if (plan.unreadable) return plan
-    if (index >= CAPS.receipts)
-      return unreadable(
-        plan,
-        `over the cap of ${CAPS.receipts} receipts (receipts are read in path order)`
-      )
     const files = filesOf(plan)
     const big = files.find((entry) => (entry.size ?? 0) > CAPS.fileBytes)
-    if (big)
-      return unreadable(
-        plan,
-        `${big.path} is ${big.size} bytes, over the 2 MiB cap per file`
-      )
     const size = files.reduce((sum, entry) => sum + (entry.size ?? 0), 0)
-    if (total + size > CAPS.totalBytes)
-      return unreadable(
-        plan,
-        `reading it would pass the 64 MiB cap on all receipts and history`
-      )
-    total += size
-    return plan
+    let why: string | null = null
+    if (index >= CAPS.receipts)
+      why = `over the cap of ${CAPS.receipts} receipts (receipts are read in path order)`
+    else if (big) why = `${big.path} is ${big.size} bytes, over the 2 MiB cap per file`
+    else if (total + size > CAPS.totalBytes)
+      why = 'reading it would pass the 64 MiB cap on all receipts and history'
+    else total += size
+    return why === null ? plan : { ...plan, unreadable: why }
   })
 }
 
@@ -138,7 +125,7 @@ export function selectPlans(
     )
     if (chosen.length === 0 && plans.length > 0)
       notes.push(
-        `none of the ${plans.length} receipt${plans.length === 1 ? '' : 's'} changed since the base${base ? ` ${shortSha(base)}` : ''} (select: all checks every one)`
+        `none of the ${plural(plans.length, 'receipt')} changed since the base${base ? ` ${shortSha(base)}` : ''} (select: all checks every one)`
       )
   }
   return chosen.sort((a, b) => naturalOrder(a.path, b.path))

@@ -31,9 +31,6 @@ export function globMatcher(globs: readonly string[]): BookkeepingMatcher {
   }
 }
 
-/** Compiles `bookkeeping-paths`. */
-export const bookkeepingMatcher = globMatcher
-
 /** The verdict of the rule for one reviewed SHA, with a one-line reason. */
 export interface HeadJudgement {
   current: boolean
@@ -107,7 +104,7 @@ function stale(why: string): HeadJudgement {
   return { current: false, reason: `stale: ${why}` }
 }
 
-function plural(n: number, noun: string): string {
+export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 

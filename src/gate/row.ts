@@ -131,16 +131,9 @@ function containersOf(generations: readonly Generation[]): FindingsContainer[] {
 
 /** Builds the report row of one receipt. */
 export function toRow(item: Pending, judged: Judged, options: GateOptions): ReceiptRow {
-  const decided = decide(item, judged, options)
-  const row = { ...baseRow(item), ...decided.fields }
-  const { conclusion, why } = rowConclusion(
-    row.currentness,
-    row.verdict,
-    options.needsHumanConclusion,
-    row.mode
-  )
-  const reason = decided.reason ? `${decided.reason} — ${why}` : why
-  return { ...row, conclusion, reason }
+  const row = { ...baseRow(item), ...decide(item, judged, options) }
+  const { conclusion, why } = rowConclusion(row, options.needsHumanConclusion)
+  return { ...row, conclusion, reason: row.reason ? `${row.reason} — ${why}` : why }
 }
 
 function baseRow(item: Pending): ReceiptRow {
@@ -168,15 +161,13 @@ function baseRow(item: Pending): ReceiptRow {
   }
 }
 
-type Decided = {
-  fields: Partial<ReceiptRow> & { currentness: Currentness }
-  reason: string
-}
+/** The row's decided fields; `reason` says why, before the conclusion's own why. */
+type Decided = Partial<ReceiptRow> & { currentness: Currentness; reason: string }
 
 function decide(item: Pending, judged: Judged, options: GateOptions): Decided {
   switch (item.kind) {
     case 'unreadable':
-      return { fields: { currentness: 'unreadable' }, reason: item.reason }
+      return { currentness: 'unreadable', reason: item.reason }
     case 'lineage-failed':
       return ambiguous({}, `ambiguous: ${item.reason}`)
     case 'findings':
@@ -192,11 +183,9 @@ function decide(item: Pending, judged: Judged, options: GateOptions): Decided {
 function byHead(judged: Judged, sha: string, headSource: HeadSource): Decided {
   const judgement = judged.heads.get(sha)
   return {
-    fields: {
-      currentness: judgement?.current ? 'current' : 'stale',
-      headSource,
-      reviewedHead: sha
-    },
+    currentness: judgement?.current ? 'current' : 'stale',
+    headSource,
+    reviewedHead: sha,
     reason: judgement?.reason ?? 'stale: reviewed head not judged'
   }
 }
@@ -230,15 +219,13 @@ function decideFindings(item: Findings, judged: Judged): Decided {
   // A current tip's items are the findings; a stale tip's are evidence only.
   const items = reportFindings(selection.tip)
   return {
-    fields: {
-      ...orphan,
-      ...(isVerdict(verdict) && { verdict }),
-      currentness: selection.state,
-      headSource: 'findings',
-      reviewedHead: selection.tip.headSha,
-      round: selection.tip.round,
-      ...(selection.state === 'current' ? { findings: items } : { staleFindings: items })
-    },
+    ...orphan,
+    ...(isVerdict(verdict) && { verdict }),
+    currentness: selection.state,
+    headSource: 'findings',
+    reviewedHead: selection.tip.headSha,
+    round: selection.tip.round,
+    ...(selection.state === 'current' ? { findings: items } : { staleFindings: items }),
     reason: prefix + (judged.heads.get(selection.tip.headSha)?.reason ?? selection.state)
   }
 }
@@ -249,10 +236,7 @@ function isVerdict(value: JsonValue | undefined): value is string {
 
 /** A receipt whose findings lineage cannot be read to one tip: an unknown state. */
 function ambiguous(fields: Partial<ReceiptRow>, reason: string): Decided {
-  return {
-    fields: { ...fields, currentness: 'ambiguous', headSource: 'findings' },
-    reason
-  }
+  return { ...fields, currentness: 'ambiguous', headSource: 'findings', reason }
 }
 
 /**
@@ -287,25 +271,30 @@ function decideUnbound(
 ): Decided {
   if (options.unboundHead === 'allow')
     return {
-      fields: { currentness: 'current', headSource: 'none', label: 'unverified' },
+      currentness: 'current',
+      headSource: 'none',
+      label: 'unverified',
       reason:
         'current (unverified): the receipt names no reviewed head and unbound-head is allow'
     }
   if (options.unboundHead === 'fail')
     return {
-      fields: { currentness: 'stale', headSource: 'none' },
+      currentness: 'stale',
+      headSource: 'none',
       reason: 'stale: the receipt names no reviewed head and unbound-head is fail'
     }
   const inferred = judged.inferred.get(item.plan.path)
   if (!inferred?.sha)
     return {
-      fields: { currentness: 'stale', headSource: 'history' },
+      currentness: 'stale',
+      headSource: 'history',
       reason: inferred?.reason ?? 'stale: reviewed head unknown'
     }
-  const { fields, reason } = byHead(judged, inferred.sha, 'history')
+  const decided = byHead(judged, inferred.sha, 'history')
   return {
-    fields: { ...fields, ...(fields.currentness === 'current' && { label: 'inferred' }) },
-    reason: reason.replace(/^current:/, 'current (inferred from history):')
+    ...decided,
+    ...(decided.currentness === 'current' && { label: 'inferred' }),
+    reason: decided.reason.replace(/^current:/, 'current (inferred from history):')
   }
 }
 
@@ -321,16 +310,9 @@ export function rowProblems(row: ReceiptRow): Problem[] {
   })
   if (row.currentness === 'unreadable') return [problem('unreadable-receipt')]
   if (row.currentness === 'ambiguous') return [problem('ambiguous-receipt')]
-  const reasons = row.structuredReasons
-  const problems =
-    row.structured === 'invalid'
-      ? [
-          problem(
-            'invalid-projection',
-            `structured findings ignored: ${reasons[0] ?? 'invalid'}`
-          )
-        ]
-      : []
+  const problems: Problem[] = []
+  const ignored = `structured findings ignored: ${row.structuredReasons[0] ?? 'invalid'}`
+  if (row.structured === 'invalid') problems.push(problem('invalid-projection', ignored))
   if (row.conclusion === 'success' || row.conclusion === 'neutral') return problems
   const code =
     row.verdict === 'NEEDS_HUMAN'

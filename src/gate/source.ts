@@ -100,10 +100,10 @@ export interface ReceiptSource {
   receiptCommits(
     receipts: ReadonlyArray<{ path: string; blob: string }>
   ): Promise<Map<string, ReceiptCommit | null>>
-  /** The PR's changed files with their patches (merge base..head); absent: unknown. */
-  changedFiles?(): Promise<ChangedFiles>
-  /** The PR's non-merge commits (merge base..head), oldest first; absent or null: unknown. */
-  prCommits?(): Promise<{ commits: PrCommit[] } | { commits: null; note: string }>
+  /** The PR's changed files with their patches (merge base..head). */
+  changedFiles(): Promise<ChangedFiles>
+  /** The PR's non-merge commits (merge base..head), oldest first; null: unknown. */
+  prCommits(): Promise<{ commits: PrCommit[] } | { commits: null; note: string }>
   /**
    * The PR's commits with their parents (merges included), oldest first, for review
    * ranges over the parent graph (the API: at most 250); null with why when unknown.
@@ -117,9 +117,7 @@ export interface ReceiptSource {
    * The PR's commits reachable from `to` and not from `from` (null: the merge base), full
    * ids; null when either is not a commit the source knows.
    */
-  commitsBetween?(from: string | null, to: string): Promise<string[] | null>
-  /** Set when the source's history is incomplete (a shallow clone): what to do about it. */
-  readonly shallowNote?: string | null
+  commitsBetween(from: string | null, to: string): Promise<string[] | null>
 }
 
 /**

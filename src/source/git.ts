@@ -241,7 +241,6 @@ export function gitSource({
     ))
   return {
     head,
-    shallowNote: shallow ? SHALLOW_HINT : null,
     async listTree(dir: string) {
       return { entries: await listTree(repo, head, dir), truncated: false }
     },
