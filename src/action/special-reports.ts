@@ -36,8 +36,8 @@ export function mergeGroupReport(head: string): Report {
 }
 
 /** A `workflow_run` whose PR cannot be found: never a pass. */
-export function pullNotFoundReport(head: string, why: string): Report {
-  const message = `No pull request found for ${head}: ${why}. A required check never passes without its PR.`
+export function pullNotFoundReport(head: string): Report {
+  const message = `No pull request found for ${head}: no open pull request has this head (workflow_run.pull_requests is empty for forks; set pull-number). A required check never passes without its PR.`
   const problem = { code: 'pull-request-not-found', path: null, message }
   return empty(head, 'No pull request found for this head', message, problem)
 }
