@@ -79,9 +79,7 @@ export async function run(): Promise<void> {
             owner: route.headOwner
           })))
     if (number === null && route.kind === 'workflow-run') {
-      const why =
-        'no open pull request has this head (workflow_run.pull_requests is empty for forks; set pull-number)'
-      const report = pullNotFoundReport(route.headSha, why)
+      const report = pullNotFoundReport(route.headSha)
       return await finish(report, inputs.failStep, to(route.headSha, false))
     }
     if (number === null) throw new Error('no pull request to gate')

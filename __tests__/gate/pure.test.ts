@@ -1,6 +1,6 @@
 /** Unit tests of the pure gate modules: conclusions, the audit, options, planning, the head rule. */
 import { describe, expect, it } from '@jest/globals'
-import { auditDeferred, branchSlug, sinkTails } from '../../src/gate/deferred.js'
+import { auditDeferred, branchSlug } from '../../src/gate/deferred.js'
 import {
   overallConclusion,
   rowConclusion,
@@ -92,11 +92,16 @@ describe('deferred audit', () => {
     expect(branchSlug('✓')).toBe('HEAD')
   })
   it('reads sink tails', () => {
-    expect(
-      sinkTails(
-        '# h\n\n- [P1, confidence 75, introduced] a.ts:1 — t\n  - Suggested: x\n  - [nested] no\n'
-      )
-    ).toEqual(['a.ts:1 — t', 'no'])
+    const markdown =
+      '# h\n\n- [P1, confidence 75, introduced] a.ts:1 — t\n  - Suggested: x\n  - [nested] no\n'
+    const audit = auditDeferred({
+      enabled: true,
+      body: '',
+      deferredCount: 0,
+      sink: { path: 'd.md', markdown },
+      sinkNote: null
+    })
+    expect(audit.unnamed).toEqual(['a.ts:1 — t', 'no'])
   })
   it('counts only when there is no sink', () => {
     const result = auditDeferred({

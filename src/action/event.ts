@@ -37,14 +37,12 @@ export function routeEvent(
   pullNumber: number | null
 ): EventRoute {
   if (eventName === 'pull_request' || eventName === 'pull_request_target') {
-    const number =
-      pullNumber ??
-      int(field(payload, 'pull_request', 'number')) ??
-      int(field(payload, 'number'))
+    const payloadNumber = int(field(payload, 'pull_request', 'number'))
+    const number = pullNumber ?? payloadNumber ?? int(field(payload, 'number'))
     if (number === null)
       return { kind: 'nothing', why: `${eventName} event without a pull request number` }
-    const sameNumber =
-      pullNumber === null || pullNumber === int(field(payload, 'pull_request', 'number'))
+    // The payload's head is the gated PR's only when pull-number names no other PR.
+    const sameNumber = pullNumber === null || pullNumber === payloadNumber
     const head = sameNumber ? field(payload, 'pull_request', 'head') : undefined
     return {
       kind: 'pull',

@@ -31,35 +31,31 @@ export const INPUT_NAMES = [
   'pull-number'
 ] as const
 
-/** Reads raw strings: `undefined` for an input the workflow did not set (action.yml supplies defaults). */
-function raw(name: (typeof INPUT_NAMES)[number]): string | undefined {
-  return `INPUT_${name.toUpperCase()}` in process.env ? core.getInput(name) : undefined
+/** Raw strings by camelCase name, as {@link parseOptions} takes them; `undefined`: not set. */
+function rawInputs(): Partial<Record<string, string>> {
+  return Object.fromEntries(
+    INPUT_NAMES.map((name) => [
+      name.replace(/-(.)/g, (_, letter: string) => letter.toUpperCase()),
+      `INPUT_${name.toUpperCase()}` in process.env ? core.getInput(name) : undefined
+    ])
+  )
 }
 
 /** Reads and validates every input, and masks the token; throws {@link OptionError} on a bad value. */
 export function readInputs(): ActionInputs {
-  // Masked before anything else is read or logged.
-  const token = raw('token') ?? ''
+  const raw = rawInputs()
+  // Masked before anything else is logged.
+  const token = raw.token ?? ''
   if (token !== '') core.setSecret(token)
-  const gate = parseOptions({
-    receiptsDir: raw('receipts-dir'),
-    select: raw('select'),
-    require: raw('require'),
-    bookkeepingPaths: raw('bookkeeping-paths'),
-    unboundHead: raw('unbound-head'),
-    needsHumanConclusion: raw('needs-human-conclusion'),
-    auditDeferred: raw('audit-deferred'),
-    maxAnnotations: raw('max-annotations'),
-    coverage: raw('coverage')
-  })
-  const failStep = (raw('fail-step') ?? 'true').trim()
+  const gate = parseOptions(raw)
+  const failStep = (raw.failStep ?? 'true').trim()
   if (!['true', 'false', 'True', 'False', 'TRUE', 'FALSE'].includes(failStep)) {
     throw new OptionError(
       'fail-step',
       `must be true or false (got ${JSON.stringify(failStep)})`
     )
   }
-  const pull = (raw('pull-number') ?? '').trim()
+  const pull = (raw.pullNumber ?? '').trim()
   if (pull !== '' && !/^[1-9][0-9]{0,9}$/.test(pull)) {
     throw new OptionError(
       'pull-number',
@@ -68,7 +64,7 @@ export function readInputs(): ActionInputs {
   }
   return {
     token,
-    checkName: (raw('check-name') ?? '').trim() || 'Review receipts',
+    checkName: (raw.checkName ?? '').trim() || 'Review receipts',
     failStep: failStep.toLowerCase() === 'true',
     pullNumber: pull === '' ? null : Number(pull),
     gate

@@ -7,22 +7,22 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { hintItem } from '../gate/deferred.js'
 import type { Report, ReportAnnotation } from '../gate/report.js'
-import { ChecksForbiddenError, publishCheckRun, type Dropped } from '../github/checks.js'
+import {
+  ChecksForbiddenError,
+  publishCheckRun,
+  type CheckRunInput,
+  type Dropped
+} from '../github/checks.js'
 import type { Octokit } from '../github/client.js'
 import { mdInline } from '../render/markdown-escape.js'
 import { SUMMARY_LIMITS, renderSummary, renderTitle } from '../render/summary.js'
 import { logUntrustedLines } from './log.js'
 
-export interface PublishTarget {
-  octokit: Octokit
-  owner: string
-  repo: string
-  checkName: string
-  headSha: string
-  externalId: string
-  fork: boolean
-  timeScale: number
-}
+/** Where a report goes: the check run's own fields, and whether the PR comes from a fork. */
+export type PublishTarget = Pick<
+  CheckRunInput,
+  'owner' | 'repo' | 'headSha' | 'externalId' | 'timeScale'
+> & { octokit: Octokit; checkName: string; fork: boolean }
 
 export interface Published {
   checkRunId: string
@@ -37,12 +37,12 @@ export interface Published {
  */
 export async function publishReport(
   report: Report,
-  target: PublishTarget
+  { octokit, checkName, fork, ...checkRun }: PublishTarget
 ): Promise<Published> {
   try {
-    const run = await publishCheckRun(target.octokit, {
-      ...target,
-      name: target.checkName,
+    const run = await publishCheckRun(octokit, {
+      ...checkRun,
+      name: checkName,
       conclusion: report.conclusion,
       title: renderTitle(report),
       summary: renderSummary(report, SUMMARY_LIMITS.checkRun),
@@ -61,7 +61,7 @@ export async function publishReport(
     if (!(error instanceof ChecksForbiddenError)) throw error
     core.warning(`Could not post the check run: ${error.message}`)
     core.warning(
-      target.fork
+      fork
         ? 'This is a fork PR: its GITHUB_TOKEN is read-only. Gate forks with pull_request_target (safe: Receipt Gate reads receipts through the API and runs no PR code) or the workflow_run two-workflow setup.'
         : "Give the job 'permissions: checks: write' (and contents: read, pull-requests: read)."
     )

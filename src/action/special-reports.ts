@@ -1,10 +1,10 @@
 /** Reports for runs that gate no receipts: a merge group, and a PR that could not be found. */
-import type { Report } from '../gate/report.js'
+import type { Problem, Report } from '../gate/report.js'
 
-function empty(head: string, title: string, note: string): Report {
+function empty(head: string, title: string, note: string, problem?: Problem): Report {
   return {
     title,
-    conclusion: 'success',
+    conclusion: problem ? 'failure' : 'success',
     head,
     verdict: '',
     receipts: [],
@@ -21,7 +21,7 @@ function empty(head: string, title: string, note: string): Report {
     },
     annotations: [],
     annotationsNotShown: 0,
-    problems: [],
+    problems: problem ? [problem] : [],
     notes: [note]
   }
 }
@@ -36,11 +36,8 @@ export function mergeGroupReport(head: string): Report {
 }
 
 /** A `workflow_run` whose PR cannot be found: never a pass. */
-export function pullNotFoundReport(head: string, why: string): Report {
-  const note = `No pull request found for ${head}: ${why}. A required check never passes without its PR.`
-  return {
-    ...empty(head, 'No pull request found for this head', note),
-    conclusion: 'failure',
-    problems: [{ code: 'pull-request-not-found', path: null, message: note }]
-  }
+export function pullNotFoundReport(head: string): Report {
+  const message = `No pull request found for ${head}: no open pull request has this head (workflow_run.pull_requests is empty for forks; set pull-number). A required check never passes without its PR.`
+  const problem = { code: 'pull-request-not-found', path: null, message }
+  return empty(head, 'No pull request found for this head', message, problem)
 }

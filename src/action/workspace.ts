@@ -20,13 +20,12 @@ export async function workspaceSource(
   try {
     const { root: repo, shallow } = await openRepository(workspace)
     if (shallow) return null
-    const baseSha = await base
-    const [headSha] = await Promise.all([
+    // A base the workspace lacks fails `merge-base` (not "no merge base"): the API instead.
+    const [headSha, forkPoint] = await Promise.all([
       resolveCommit(repo, head),
-      resolveCommit(repo, baseSha)
+      mergeBase(repo, await base, head)
     ])
-    if (headSha !== head) return null
-    return gitSource({ repo, head, mergeBase: await mergeBase(repo, baseSha, head) })
+    return headSha === head ? gitSource({ repo, head, mergeBase: forkPoint }) : null
   } catch {
     return null
   }

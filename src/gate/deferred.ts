@@ -55,21 +55,18 @@ export function deferralSinkPath(branch: string): string {
   return `.flow/review-deferred/${branchSlug(branch)}.md`
 }
 
-/** A sink file's bullet lines, sub-bullets excluded. */
-function sinkBullets(markdown: string): string[] {
+type SinkBullet = { line: string; tail: string }
+
+/** A sink file's `- [` bullet lines, trimmed, each with its `<file>:<line> — <title>` tail. */
+function sinkBullets(markdown: string): SinkBullet[] {
   return markdown
     .split(/\r?\n/)
     .map((line) => line.trimStart())
     .filter((line) => line.startsWith('- ['))
-}
-
-function sinkTailOf(line: string): string {
-  return SINK_BULLET.exec(line)?.[1]?.trim() ?? line.slice(2).trim()
-}
-
-/** The `<file>:<line> — <title>` tails of a sink file's bullets. */
-export function sinkTails(markdown: string): string[] {
-  return sinkBullets(markdown).map(sinkTailOf)
+    .map((line) => ({
+      line: line.trim(),
+      tail: (SINK_BULLET.exec(line)?.[1] ?? line.slice(2)).trim()
+    }))
 }
 
 /** Whitespace-insensitive form of a tail, on both sides of every comparison. */
@@ -125,8 +122,8 @@ export function auditProblems(
 
 export function auditDeferred(input: AuditInput): DeferredAudit {
   const sink = input.sink
-  const tails = sink ? sinkTails(sink.markdown) : []
-  const expected = Math.max(input.deferredCount, tails.length)
+  const bullets = sink ? sinkBullets(sink.markdown) : []
+  const expected = Math.max(input.deferredCount, bullets.length)
   if (!input.enabled || input.body === null) {
     const why = input.enabled ? 'no PR body given' : 'audit-deferred is false'
     return {
@@ -146,26 +143,26 @@ export function auditDeferred(input: AuditInput): DeferredAudit {
   const bodyTails = lines.map(bodyBulletTails).filter((tails) => tails.length > 0)
   // Each body bullet names at most one deferral: two equal deferrals need two bullets.
   const unused = [...bodyTails]
-  const unnamed = tails.filter((tail) => {
+  const unnamed = bullets.filter(({ tail }) => {
     const at = unused.findIndex((candidates) => candidates.includes(squash(tail)))
     if (at < 0) return true
     unused.splice(at, 1)
     return false
   })
   // Deferrals counted on receipts but absent from the sink are named by bullets alone.
-  const countOnly = expected - tails.length
-  let named = tails.length - unnamed.length + Math.min(unused.length, countOnly)
+  const countOnly = expected - bullets.length
+  let named = bullets.length - unnamed.length + Math.min(unused.length, countOnly)
   // The body cannot name more deferred findings than it has deferral bullets for the count.
   if (bodyTails.length < input.deferredCount) named = Math.min(named, bodyTails.length)
   const uncounted = Math.max(0, expected - named - unnamed.length)
   const hints = [
-    ...(sink ? unnamed.map((tail) => hintFor(tail, lines, sink)) : []),
+    ...(sink ? unnamed.map((bullet) => hintFor(bullet, lines, sink.path)) : []),
     ...(uncounted > 0 ? [countHint(uncounted, lines)] : [])
   ]
   return {
     expected,
     named,
-    unnamed,
+    unnamed: unnamed.map(({ tail }) => tail),
     uncounted,
     hints,
     skipped: false,
@@ -182,21 +179,17 @@ export function auditDeferred(input: AuditInput): DeferredAudit {
 
 /** What to do about one unnamed sink bullet: the line that came closest, and the bullet to paste. */
 function hintFor(
-  tail: string,
+  { line, tail }: SinkBullet,
   lines: readonly string[],
-  sink: { path: string; markdown: string }
+  sinkPath: string
 ): DeferredHint {
-  const raw =
-    sinkBullets(sink.markdown)
-      .map((line) => line.trim())
-      .find((line) => sinkTailOf(line) === tail) ?? `- ${tail}`
   const where = tail.split(' — ')[0] ?? tail
-  const near = lines.find((line) => squash(line).includes(squash(where)))
+  const near = lines.find((body) => squash(body).includes(squash(where)))
   return {
     item: tail,
     nearMiss: near ?? null,
     why: near ? nearMissWhy(near, tail) : 'no line of the PR body names it',
-    paste: `- [ ] ${raw.slice(2)}${BREADCRUMB}\`${sink.path}\`)`
+    paste: `- [ ] ${line.slice(2)}${BREADCRUMB}\`${sinkPath}\`)`
   }
 }
 

@@ -60,11 +60,7 @@ export interface ReceiptDetails {
   suppressed: Record<string, number> | null
   /** `walkthrough.deferred`. */
   deferred: number | null
-  validator: {
-    dispatched: number | null
-    dropped: number | null
-    kept: number | null
-  } | null
+  validator: Record<'dispatched' | 'dropped' | 'kept', number | null> | null
   /** `verdict_before_validate` / `verdict_before_deep`, when a phase changed the verdict. */
   verdictChanges: string[]
   introducedCount: number | null
