@@ -7,6 +7,7 @@
  */
 import { readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { basename } from 'node:path/posix'
 import { TYPE_TO_KIND } from '../receipts/limits.js'
 import { loadGenerations, selectCurrent, type HistoryFile } from '../receipts/lineage.js'
 import { inspectReceipt, type InspectedReceipt } from '../receipts/receipt.js'
@@ -91,7 +92,7 @@ function checkLineage(receipt: InspectedReceipt, io: CliIo): ValidateRow['lineag
     name,
     bytes: readBytes(resolve(folder, name), io)
   }))
-  const name = receipt.path.slice(receipt.path.lastIndexOf('/') + 1)
+  const name = basename(receipt.path)
   const loaded = loadGenerations(
     { receipt: receipt.data, findings: container, name },
     history

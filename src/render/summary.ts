@@ -3,6 +3,7 @@
  * in the receipts contract's reading order, then the collapsed extras. All receipt text
  * goes through the escapers of `markdown-escape.ts`.
  */
+import { basename } from 'node:path/posix'
 import type { Conclusion } from '../gate/gate.js'
 import {
   currentFindings,
@@ -171,11 +172,6 @@ function hardCut(all: readonly Block[], maxBytes: number): string {
   return out + cutNote(lesser)
 }
 
-/** The name of a receipt without its folder. */
-function fileName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1)
-}
-
 function headerBlocks(report: Report): Block[] {
   const required = report.required.length
     ? report.required.map(mdCode).join(', ')
@@ -239,7 +235,7 @@ export function findingLine(finding: ReportFinding, receipt: string): string {
   const where = finding.anchor
     ? ` — ${mdCode(anchorText(finding.anchor))}${finding.anchor.side === 'base' ? ' (base side)' : ''}`
     : ''
-  return `- **${finding.severity}** · confidence ${finding.confidence} · ${finding.status} — ${mdInline(finding.title)}${where} · ${mdCode(fileName(receipt))}`
+  return `- **${finding.severity}** · confidence ${finding.confidence} · ${finding.status} — ${mdInline(finding.title)}${where} · ${mdCode(basename(receipt))}`
 }
 
 /** Current findings' lines (each counted when cut), with their details when asked. */
@@ -309,7 +305,7 @@ function placementBlocks({ diff }: Report): Block[] {
 function placedLine(entry: PlacedFinding): string {
   const at = `${entry.path}:${entry.line}`
   const where = entry.url ? `[${mdInline(at)}](${linkTarget(entry.url)})` : mdCode(at)
-  return `- ${where} — **${mdInline(entry.severity)}** ${mdInline(entry.title)} · ${mdCode(fileName(entry.receipt))}`
+  return `- ${where} — **${mdInline(entry.severity)}** ${mdInline(entry.title)} · ${mdCode(basename(entry.receipt))}`
 }
 
 /** A link target that cannot close the link early or break its line. */
@@ -329,7 +325,7 @@ function coverageBlocks({ coverage }: Report): Block[] {
     .map((c) =>
       c.state === 'unreviewed'
         ? `- ${mdCode(shortSha(c.sha))} — unreviewed: inside no SHIP review's range`
-        : `- ${mdCode(shortSha(c.sha))} — unknown: under ${c.receipts.map((r) => mdCode(fileName(r))).join(', ')}, whose base is unknown`
+        : `- ${mdCode(shortSha(c.sha))} — unknown: under ${c.receipts.map((r) => mdCode(basename(r))).join(', ')}, whose base is unknown`
     )
   return blocks(2, [head, ...section('', lines)].join('\n'))
 }
