@@ -269,16 +269,11 @@ function introducedBlocks(report: Report): Block[] {
   const head = '\n### 2. Introduced findings\n'
   if (introduced.length === 0)
     return blocks(3, head, '_No introduced finding is open in a current receipt._')
-  const notShown =
-    report.annotationsNotShown > 0
-      ? [
-          `\n${plural(report.annotationsNotShown, 'annotation')} not shown (limit: max-annotations); the JSON report (output \`report\`) lists every finding.`
-        ]
-      : []
+  const notShown = `\n${plural(report.annotationsNotShown, 'annotation')} not shown (limit: max-annotations); the JSON report (output \`report\`) lists every finding.`
   return [
     ...blocks(3, head),
     ...findingBlocks(introduced, true),
-    ...blocks(3, ...notShown)
+    ...(report.annotationsNotShown > 0 ? blocks(3, notShown) : [])
   ]
 }
 
