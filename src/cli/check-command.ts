@@ -18,8 +18,8 @@ import {
 } from '../source/git.js'
 import { terminalLine } from '../util/safe-text.js'
 import {
-  choice,
   CliError,
+  formatFlag,
   prNumber,
   stringFlag,
   type CliIo,
@@ -89,7 +89,7 @@ export const CHECK_FLAGS: FlagSpec = Object.fromEntries(
 export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   if (args.positionals.length > 0)
     throw new CliError(`unexpected argument ${JSON.stringify(args.positionals[0])}`)
-  const format = choice(args, 'format', ['text', 'markdown', 'json'] as const, 'text')
+  const format = formatFlag(args, ['text', 'markdown', 'json'])
   const options = gateOptions(args)
   const body = readBody(args, io)
   const repoDir = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')

@@ -13,7 +13,7 @@ import { loadGenerations, selectCurrent, type HistoryFile } from '../receipts/li
 import { inspectReceipt, type InspectedReceipt } from '../receipts/receipt.js'
 import { plural } from '../render/summary.js'
 import { terminalLine } from '../util/safe-text.js'
-import { choice, CliError, type CliIo, type ParsedArgs } from './args.js'
+import { CliError, formatFlag, type CliIo, type ParsedArgs } from './args.js'
 
 export const VALIDATE_USAGE = `Usage: receipt-gate validate [--format text|json] FILE…
 
@@ -49,7 +49,7 @@ interface ValidateRow {
 
 /** Runs the command; returns the exit code. */
 export function validateCommand(args: ParsedArgs, io: CliIo): number {
-  const format = choice(args, 'format', ['text', 'json'] as const, 'text')
+  const format = formatFlag(args, ['text', 'json'])
   if (args.positionals.length === 0)
     throw new CliError('no FILE given: name one or more receipt files (see --help)')
   const rows = args.positionals.map((path) => toRow(readAndInspect(path, io), io))
@@ -136,11 +136,9 @@ function toRow(receipt: InspectedReceipt, io: CliIo): ValidateRow {
 }
 
 function textOf(row: ValidateRow): string {
+  if (!row.readable)
+    return `${terminalLine(row.path)}\n  unreadable: ${terminalLine(row.reason ?? '')}\n`
   const lines = [terminalLine(row.path)]
-  if (!row.readable) {
-    lines.push(`  unreadable: ${terminalLine(row.reason ?? '')}`)
-    return `${lines.join('\n')}\n`
-  }
   lines.push(
     `  envelope: ok — ${terminalLine(row.type ?? '')} ${terminalLine(row.id ?? '')}, verdict ${row.verdict}, mode ${terminalLine(row.mode ?? '(none)')}`
   )
