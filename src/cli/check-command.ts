@@ -282,11 +282,9 @@ async function currentBranchAt(
 }
 
 /*
- * Flow-Next's land step runs the repository's merge-verdict command
- * (`land.mergeVerdictCommand`) from the base checkout with the pull request named only
- * in the environment: FLOW_HEAD_SHA, FLOW_BASE_REF, FLOW_PR_NUMBER, FLOW_SPEC_ID. Any
- * non-zero exit blocks the merge, so a variable that cannot be used is an error (exit
- * 2), never a guess.
+ * Flow-Next's land step names the pull request only in FLOW_* variables (CHECK_USAGE).
+ * Any non-zero exit blocks the merge, so a variable that cannot be used is an error
+ * (exit 2), never a guess.
  */
 interface LandContext {
   head: string | null

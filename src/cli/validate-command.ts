@@ -1,9 +1,6 @@
 /**
  * `receipt-gate validate FILE…`: each receipt file alone (no git), for editors and
- * pre-commit hooks. Prints the envelope verdict and the projection state with reasons,
- * and, when the receipt has a lineage (a `.history/` folder beside it, or a round past
- * the first), whether that lineage holds as `check` reads it. Exit 0 when every file is
- * readable with a valid or absent projection and a sound lineage, else 1.
+ * pre-commit hooks. What it checks and its exit codes: VALIDATE_USAGE below.
  */
 import { readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
