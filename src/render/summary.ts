@@ -55,16 +55,16 @@ export function renderTitle(report: Report): string {
       : null
   const verdictFails = report.verdict !== '' && report.verdict !== 'SHIP'
   const causes = [
-    ...(report.missing.length > 0 ? [`No current ${report.missing.join(', ')}`] : []),
-    ...(lead !== null && (verdictFails || open.length > 0) ? [lead] : []),
+    report.missing.length > 0 && `No current ${report.missing.join(', ')}`,
+    (verdictFails || open.length > 0) && lead,
     ...failureCauses(report)
-  ]
+  ].filter((cause) => typeof cause === 'string')
   if (causes.length === 0) causes.push(lead ?? `No current receipt — ${findings}`)
   return causes.join(' — ').slice(0, 250)
 }
 
 /** What failed the run besides the current verdict and the missing types, in words. */
-function failureCauses(report: Report): string[] {
+function failureCauses(report: Report): Array<string | false> {
   const stale = report.receipts.filter(
     (row) => row.currentness === 'stale' && row.conclusion === 'failure'
   )
@@ -73,7 +73,7 @@ function failureCauses(report: Report): string[] {
     (r) => r.currentness === 'unreadable' || r.currentness === 'ambiguous'
   ).length
   const codes = report.problems.map((p) => p.code)
-  const causes: Array<string | false> = [
+  return [
     stale.length > 0 &&
       `${plural(stale.length, 'stale receipt')} ended unresolved (${verdicts.join(', ')})`,
     unknown > 0 && `${unknown} unreadable or ambiguous`,
@@ -82,7 +82,6 @@ function failureCauses(report: Report): string[] {
     codes.some((code) => code.startsWith('coverage-')) &&
       'code commits not proven reviewed'
   ]
-  return causes.filter((cause) => cause !== false)
 }
 
 export function plural(n: number, noun: string): string {
