@@ -62,19 +62,15 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
   return { flags, positionals }
 }
 
-/** A flag's value constrained to `allowed`, or `fallback`; a usage error names both. */
-export function choice<T extends string>(
+/** `--format`: one of `formats`, the first by default; a usage error names them all. */
+export function formatFlag<T extends string>(
   args: ParsedArgs,
-  name: string,
-  allowed: readonly T[],
-  fallback: T
+  formats: readonly [T, ...T[]]
 ): T {
-  const value = args.flags.get(name)
-  if (value === undefined) return fallback
-  if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
-    return value as T
+  const value = stringFlag(args, 'format') ?? formats[0]
+  if ((formats as readonly string[]).includes(value)) return value as T
   throw new CliError(
-    `--${name} must be one of ${allowed.join(', ')} (got ${JSON.stringify(String(value))})`
+    `--format must be one of ${formats.join(', ')} (got ${JSON.stringify(value)})`
   )
 }
 

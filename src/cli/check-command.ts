@@ -18,8 +18,8 @@ import {
 } from '../source/git.js'
 import { terminalLine } from '../util/safe-text.js'
 import {
-  choice,
   CliError,
+  formatFlag,
   prNumber,
   stringFlag,
   type CliIo,
@@ -89,7 +89,7 @@ export const CHECK_FLAGS: FlagSpec = Object.fromEntries(
 export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   if (args.positionals.length > 0)
     throw new CliError(`unexpected argument ${JSON.stringify(args.positionals[0])}`)
-  const format = choice(args, 'format', ['text', 'markdown', 'json'] as const, 'text')
+  const format = formatFlag(args, ['text', 'markdown', 'json'])
   const options = gateOptions(args)
   const body = readBody(args, io)
   const repoDir = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
@@ -282,11 +282,9 @@ async function currentBranchAt(
 }
 
 /*
- * Flow-Next's land step runs the repository's merge-verdict command
- * (`land.mergeVerdictCommand`) from the base checkout with the pull request named only
- * in the environment: FLOW_HEAD_SHA, FLOW_BASE_REF, FLOW_PR_NUMBER, FLOW_SPEC_ID. Any
- * non-zero exit blocks the merge, so a variable that cannot be used is an error (exit
- * 2), never a guess.
+ * Flow-Next's land step names the pull request only in FLOW_* variables (CHECK_USAGE).
+ * Any non-zero exit blocks the merge, so a variable that cannot be used is an error
+ * (exit 2), never a guess.
  */
 interface LandContext {
   head: string | null

@@ -1,18 +1,16 @@
 /**
  * `receipt-gate validate FILE…`: each receipt file alone (no git), for editors and
- * pre-commit hooks. Prints the envelope verdict and the projection state with reasons,
- * and, when the receipt has a lineage (a `.history/` folder beside it, or a round past
- * the first), whether that lineage holds as `check` reads it. Exit 0 when every file is
- * readable with a valid or absent projection and a sound lineage, else 1.
+ * pre-commit hooks. What it checks and its exit codes: VALIDATE_USAGE below.
  */
 import { readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { basename } from 'node:path/posix'
 import { TYPE_TO_KIND } from '../receipts/limits.js'
 import { loadGenerations, selectCurrent, type HistoryFile } from '../receipts/lineage.js'
 import { inspectReceipt, type InspectedReceipt } from '../receipts/receipt.js'
 import { plural } from '../render/summary.js'
 import { terminalLine } from '../util/safe-text.js'
-import { choice, CliError, type CliIo, type ParsedArgs } from './args.js'
+import { CliError, formatFlag, type CliIo, type ParsedArgs } from './args.js'
 
 export const VALIDATE_USAGE = `Usage: receipt-gate validate [--format text|json] FILE…
 
@@ -48,7 +46,7 @@ interface ValidateRow {
 
 /** Runs the command; returns the exit code. */
 export function validateCommand(args: ParsedArgs, io: CliIo): number {
-  const format = choice(args, 'format', ['text', 'json'] as const, 'text')
+  const format = formatFlag(args, ['text', 'json'])
   if (args.positionals.length === 0)
     throw new CliError('no FILE given: name one or more receipt files (see --help)')
   const rows = args.positionals.map((path) => toRow(readAndInspect(path, io), io))
@@ -91,7 +89,7 @@ function checkLineage(receipt: InspectedReceipt, io: CliIo): ValidateRow['lineag
     name,
     bytes: readBytes(resolve(folder, name), io)
   }))
-  const name = receipt.path.slice(receipt.path.lastIndexOf('/') + 1)
+  const name = basename(receipt.path)
   const loaded = loadGenerations(
     { receipt: receipt.data, findings: container, name },
     history
@@ -135,11 +133,9 @@ function toRow(receipt: InspectedReceipt, io: CliIo): ValidateRow {
 }
 
 function textOf(row: ValidateRow): string {
+  if (!row.readable)
+    return `${terminalLine(row.path)}\n  unreadable: ${terminalLine(row.reason ?? '')}\n`
   const lines = [terminalLine(row.path)]
-  if (!row.readable) {
-    lines.push(`  unreadable: ${terminalLine(row.reason ?? '')}`)
-    return `${lines.join('\n')}\n`
-  }
   lines.push(
     `  envelope: ok — ${terminalLine(row.type ?? '')} ${terminalLine(row.id ?? '')}, verdict ${row.verdict}, mode ${terminalLine(row.mode ?? '(none)')}`
   )

@@ -6,19 +6,24 @@
  */
 import { CONTROL_CHARS, visibleEscape } from '../util/safe-text.js'
 
-// Backslash-escapable ASCII punctuation that can start Markdown syntax.
-const MARKDOWN_META = /[\\`*_{}[\]()#+\-.!|~>]/g
+// Backslash-escapable ASCII punctuation that can start Markdown syntax (`>` is `&gt;` by then).
+const MARKDOWN_META = /[\\`*_{}[\]()#+\-.!|~]/g
 
-/** Escapes text for one line of Markdown (a paragraph, list item or table cell). */
-export function mdInline(text: string): string {
+/** Controls made visible, lines folded (`\r` is a control), HTML escaped, mentions defused. */
+function oneLine(text: string): string {
   return text
     .replace(CONTROL_CHARS, visibleEscape)
-    .replace(/\r\n|\r|\n|\u2028|\u2029/g, ' ')
+    .replace(/[\n\u2028\u2029]/g, ' ')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(MARKDOWN_META, (ch) => (ch === '>' ? ch : `\\${ch}`))
-    .replace(/@/g, '@\u200b') // a zero-width space after @ stops mentions and team pings
+    .replace(/@/g, '@\u200b')
+}
+
+/** Escapes text for one line of Markdown (a paragraph, list item or table cell). */
+export function mdInline(text: string): string {
+  return oneLine(text)
+    .replace(MARKDOWN_META, '\\$&')
     .replace(/:(\/\/)/g, ':\u200b$1') // no bare autolinks from receipt text
 }
 
@@ -45,16 +50,8 @@ export function mdFence(text: string, info = 'text'): string {
 
 /**
  * Text inside our own raw HTML (a `<summary>`): Markdown escapes are not processed
- * there, so HTML escaping applies; mentions are defused the same way.
+ * there, so HTML escaping applies, quotes too.
  */
 export function htmlText(text: string): string {
-  return text
-    .replace(CONTROL_CHARS, visibleEscape)
-    .replace(/[\r\n\u2028\u2029]/g, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
-    .replace(/@/g, '@\u200b')
+  return oneLine(text).replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 }

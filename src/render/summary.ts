@@ -3,6 +3,7 @@
  * in the receipts contract's reading order, then the collapsed extras. All receipt text
  * goes through the escapers of `markdown-escape.ts`.
  */
+import { basename } from 'node:path/posix'
 import type { Conclusion } from '../gate/gate.js'
 import {
   currentFindings,
@@ -54,16 +55,16 @@ export function renderTitle(report: Report): string {
       : null
   const verdictFails = report.verdict !== '' && report.verdict !== 'SHIP'
   const causes = [
-    ...(report.missing.length > 0 ? [`No current ${report.missing.join(', ')}`] : []),
-    ...(lead !== null && (verdictFails || open.length > 0) ? [lead] : []),
+    report.missing.length > 0 && `No current ${report.missing.join(', ')}`,
+    (verdictFails || open.length > 0) && lead,
     ...failureCauses(report)
-  ]
+  ].filter((cause) => typeof cause === 'string')
   if (causes.length === 0) causes.push(lead ?? `No current receipt — ${findings}`)
   return causes.join(' — ').slice(0, 250)
 }
 
 /** What failed the run besides the current verdict and the missing types, in words. */
-function failureCauses(report: Report): string[] {
+function failureCauses(report: Report): Array<string | false> {
   const stale = report.receipts.filter(
     (row) => row.currentness === 'stale' && row.conclusion === 'failure'
   )
@@ -72,7 +73,7 @@ function failureCauses(report: Report): string[] {
     (r) => r.currentness === 'unreadable' || r.currentness === 'ambiguous'
   ).length
   const codes = report.problems.map((p) => p.code)
-  const causes: Array<string | false> = [
+  return [
     stale.length > 0 &&
       `${plural(stale.length, 'stale receipt')} ended unresolved (${verdicts.join(', ')})`,
     unknown > 0 && `${unknown} unreadable or ambiguous`,
@@ -81,7 +82,6 @@ function failureCauses(report: Report): string[] {
     codes.some((code) => code.startsWith('coverage-')) &&
       'code commits not proven reviewed'
   ]
-  return causes.filter((cause) => cause !== false)
 }
 
 export function plural(n: number, noun: string): string {
@@ -171,11 +171,6 @@ function hardCut(all: readonly Block[], maxBytes: number): string {
   return out + cutNote(lesser)
 }
 
-/** The name of a receipt without its folder. */
-function fileName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1)
-}
-
 function headerBlocks(report: Report): Block[] {
   const required = report.required.length
     ? report.required.map(mdCode).join(', ')
@@ -239,7 +234,7 @@ export function findingLine(finding: ReportFinding, receipt: string): string {
   const where = finding.anchor
     ? ` — ${mdCode(anchorText(finding.anchor))}${finding.anchor.side === 'base' ? ' (base side)' : ''}`
     : ''
-  return `- **${finding.severity}** · confidence ${finding.confidence} · ${finding.status} — ${mdInline(finding.title)}${where} · ${mdCode(fileName(receipt))}`
+  return `- **${finding.severity}** · confidence ${finding.confidence} · ${finding.status} — ${mdInline(finding.title)}${where} · ${mdCode(basename(receipt))}`
 }
 
 /** Current findings' lines (each counted when cut), with their details when asked. */
@@ -273,16 +268,11 @@ function introducedBlocks(report: Report): Block[] {
   const head = '\n### 2. Introduced findings\n'
   if (introduced.length === 0)
     return blocks(3, head, '_No introduced finding is open in a current receipt._')
-  const notShown =
-    report.annotationsNotShown > 0
-      ? [
-          `\n${plural(report.annotationsNotShown, 'annotation')} not shown (limit: max-annotations); the JSON report (output \`report\`) lists every finding.`
-        ]
-      : []
+  const notShown = `\n${plural(report.annotationsNotShown, 'annotation')} not shown (limit: max-annotations); the JSON report (output \`report\`) lists every finding.`
   return [
     ...blocks(3, head),
     ...findingBlocks(introduced, true),
-    ...blocks(3, ...notShown)
+    ...(report.annotationsNotShown > 0 ? blocks(3, notShown) : [])
   ]
 }
 
@@ -309,7 +299,7 @@ function placementBlocks({ diff }: Report): Block[] {
 function placedLine(entry: PlacedFinding): string {
   const at = `${entry.path}:${entry.line}`
   const where = entry.url ? `[${mdInline(at)}](${linkTarget(entry.url)})` : mdCode(at)
-  return `- ${where} — **${mdInline(entry.severity)}** ${mdInline(entry.title)} · ${mdCode(fileName(entry.receipt))}`
+  return `- ${where} — **${mdInline(entry.severity)}** ${mdInline(entry.title)} · ${mdCode(basename(entry.receipt))}`
 }
 
 /** A link target that cannot close the link early or break its line. */
@@ -329,7 +319,7 @@ function coverageBlocks({ coverage }: Report): Block[] {
     .map((c) =>
       c.state === 'unreviewed'
         ? `- ${mdCode(shortSha(c.sha))} — unreviewed: inside no SHIP review's range`
-        : `- ${mdCode(shortSha(c.sha))} — unknown: under ${c.receipts.map((r) => mdCode(fileName(r))).join(', ')}, whose base is unknown`
+        : `- ${mdCode(shortSha(c.sha))} — unknown: under ${c.receipts.map((r) => mdCode(basename(r))).join(', ')}, whose base is unknown`
     )
   return blocks(2, [head, ...section('', lines)].join('\n'))
 }

@@ -12,7 +12,7 @@ import { terminalLine } from '../util/safe-text.js'
 import { anchorText, auditSkipped, drawsLabel, plural, renderTitle } from './summary.js'
 
 /** The width used when the output is not a terminal (a pipe, a file, a CI log). */
-export const DEFAULT_WIDTH = 100
+const DEFAULT_WIDTH = 100
 /** Narrower terminals still get this many columns: words are not cut into crumbs. */
 const MIN_WIDTH = 40
 
@@ -126,7 +126,7 @@ function selectionLine(report: Report): string {
 const STATES = ['current', 'stale', 'ambiguous', 'unreadable'] as const
 
 /** The last line: the conclusion, the counts, and what to do next. */
-export function summaryLine(report: Report): string {
+function summaryLine(report: Report): string {
   const counts = STATES.flatMap((state) => {
     const n = report.receipts.filter((r) => r.currentness === state).length
     return n > 0 ? [`${n} ${state}`] : []
@@ -161,7 +161,7 @@ function nextStep(report: Report): string {
  * Splits `text` into lines of at most `first` columns, then `next` columns, at spaces;
  * a word longer than a line is cut. Columns are code points (receipt text is escaped).
  */
-export function wrap(text: string, first: number, next: number): string[] {
+function wrap(text: string, first: number, next: number): string[] {
   const lines: string[] = []
   let line = ''
   const limit = (): number => Math.max(1, lines.length === 0 ? first : next)
