@@ -103,7 +103,7 @@ export async function run(): Promise<void> {
       })
     // The API's REST files list (GraphQL has no patches) needs only the PR's number: asked
     // for now, while the GraphQL read is on its way, not after it.
-    if (!local) source.changedFiles?.().catch(() => undefined)
+    if (!local) source.changedFiles().catch(() => undefined)
     const { pull, graphql } = await read
     const report = await evaluate({
       // GraphQL for the receipts, the REST source for the rest (files list, compares).

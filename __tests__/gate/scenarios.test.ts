@@ -672,7 +672,10 @@ describe('CLI errors are one line and exit 2', () => {
       ['check', '--unbound-head', 'maybe'],
       /--unbound-head: must be one of history, fail, allow/
     ],
-    [['check', '--bogus'], /unknown option --bogus/]
+    [['check', '--bogus'], /unknown option --bogus/],
+    // Names every object has are not flags either.
+    [['check', '--toString', 'x'], /unknown option --toString/],
+    [['check', '--__proto__=x'], /unknown option --__proto__/]
   ])('%j', async (argv, message) => {
     const run = await runCli(argv)
     expect(run.code).toBe(2)

@@ -3,7 +3,7 @@
  * typed, validated object. A bad value fails fast naming the input and what it allows.
  */
 import * as core from '@actions/core'
-import { OptionError, parseOptions, type GateOptions } from '../gate/options.js'
+import { mustBe, parseOptions, type GateOptions } from '../gate/options.js'
 
 export interface ActionInputs {
   token: string
@@ -41,7 +41,7 @@ function rawInputs(): Partial<Record<string, string>> {
   )
 }
 
-/** Reads and validates every input, and masks the token; throws {@link OptionError} on a bad value. */
+/** Reads and validates every input, and masks the token; throws an `OptionError` on a bad value. */
 export function readInputs(): ActionInputs {
   const raw = rawInputs()
   // Masked before anything else is logged.
@@ -49,19 +49,11 @@ export function readInputs(): ActionInputs {
   if (token !== '') core.setSecret(token)
   const gate = parseOptions(raw)
   const failStep = (raw.failStep ?? 'true').trim()
-  if (!['true', 'false', 'True', 'False', 'TRUE', 'FALSE'].includes(failStep)) {
-    throw new OptionError(
-      'fail-step',
-      `must be true or false (got ${JSON.stringify(failStep)})`
-    )
-  }
+  if (!['true', 'false', 'True', 'False', 'TRUE', 'FALSE'].includes(failStep))
+    throw mustBe('fail-step', 'true or false', failStep)
   const pull = (raw.pullNumber ?? '').trim()
-  if (pull !== '' && !/^[1-9][0-9]{0,9}$/.test(pull)) {
-    throw new OptionError(
-      'pull-number',
-      `must be a pull request number (got ${JSON.stringify(pull)})`
-    )
-  }
+  if (pull !== '' && !/^[1-9][0-9]{0,9}$/.test(pull))
+    throw mustBe('pull-number', 'a pull request number', pull)
   return {
     token,
     checkName: (raw.checkName ?? '').trim() || 'Review receipts',

@@ -48,7 +48,7 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
     }
     const eq = word.indexOf('=')
     const name = word.slice(2, eq === -1 ? undefined : eq)
-    const kind = spec[name]
+    const kind = Object.hasOwn(spec, name) ? spec[name] : undefined
     if (kind === undefined) throw new CliError(`unknown option --${name}`)
     if (kind === 'boolean') {
       if (eq !== -1) throw new CliError(`--${name} takes no value`)

@@ -8,7 +8,7 @@ import { basename } from 'node:path/posix'
 import { TYPE_TO_KIND } from '../receipts/limits.js'
 import { loadGenerations, selectCurrent, type HistoryFile } from '../receipts/lineage.js'
 import { inspectReceipt, type InspectedReceipt } from '../receipts/receipt.js'
-import { plural } from '../render/summary.js'
+import { plural } from '../gate/review-head.js'
 import { terminalLine } from '../util/safe-text.js'
 import { CliError, formatFlag, type CliIo, type ParsedArgs } from './args.js'
 

@@ -45,7 +45,11 @@ export class OptionError extends Error {
 }
 
 /** The error of a value that is not what `input` must be. */
-function mustBe(input: string, what: string, value: string | undefined): OptionError {
+export function mustBe(
+  input: string,
+  what: string,
+  value: string | undefined
+): OptionError {
   return new OptionError(input, `must be ${what} (got ${JSON.stringify(value)})`)
 }
 

@@ -16,7 +16,7 @@ import {
   type ReportFinding
 } from '../gate/report.js'
 import { hintItem } from '../gate/deferred.js'
-import { shortSha } from '../gate/review-head.js'
+import { plural, shortSha } from '../gate/review-head.js'
 import { htmlText, mdCode, mdFence, mdInline } from './markdown-escape.js'
 
 /** GitHub's limits: check-run summary/text 65535 bytes; job summary 1 MiB. */
@@ -82,10 +82,6 @@ function failureCauses(report: Report): Array<string | false> {
     codes.some((code) => code.startsWith('coverage-')) &&
       'code commits not proven reviewed'
   ]
-}
-
-export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
 /** The deferred audit's line when it was skipped: its note says why, once. */

@@ -7,9 +7,9 @@
 import type { Conclusion } from '../gate/gate.js'
 import { hintItem } from '../gate/deferred.js'
 import type { Report, ReportFinding } from '../gate/report.js'
-import { shortSha } from '../gate/review-head.js'
+import { plural, shortSha } from '../gate/review-head.js'
 import { terminalLine } from '../util/safe-text.js'
-import { anchorText, auditSkipped, drawsLabel, plural, renderTitle } from './summary.js'
+import { anchorText, auditSkipped, drawsLabel, renderTitle } from './summary.js'
 
 /** The width used when the output is not a terminal (a pipe, a file, a CI log). */
 const DEFAULT_WIDTH = 100
