@@ -18,6 +18,8 @@ var lib_core = __webpack_require__(6421);
 var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: external "node:timers/promises"
+var external_node_timers_promises_ = __webpack_require__(8500);
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 21 modules
 var github = __webpack_require__(1758);
 // EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
@@ -60,7 +62,6 @@ function attemptTimeoutMs(timeScale) {
 }
 /** 1 s, 2 s, 4 s (before the time scale): `checks.ts` between looks at a write's effect. */
 const backoff = (attempt) => 1000 * 2 ** attempt;
-const sleep = async (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Builds the client. */
 function createClient(options) {
     const { token, timeScale } = options;
@@ -118,10 +119,17 @@ function perAttempt(timeScale, log) {
             params.request = { ...params.request, signal, ...(read ? {} : { retries: 0 }) };
             try {
                 const response = await request(options);
-                // A body cut by the deadline reads as "" in @octokit/request: not an answer.
+                // A body cut by the deadline reads as "" in @octokit/request: not an answer (thrown
+                // as @octokit/request reports a failed attempt, which plugin-retry retries).
                 if (signal.aborted)
-                    throw timedOut(options);
-                refuseDowngrade(options.baseUrl, response.url);
+                    throw Object.assign(new Error('request timed out'), {
+                        name: 'TimeoutError',
+                        status: 500,
+                        request: options
+                    });
+                // An answer reached over http after an https request (a redirect) is not GitHub's.
+                if (options.baseUrl?.startsWith('https:') && response.url?.startsWith('http:'))
+                    throw new GitHubError(`refused a redirect from https to ${response.url}`, 400);
                 return response;
             }
             catch (error) {
@@ -133,19 +141,6 @@ function perAttempt(timeScale, log) {
             }
         });
     };
-}
-/** A failed attempt as @octokit/request reports one (plugin-retry retries it). */
-function timedOut(request) {
-    return Object.assign(new Error('request timed out'), {
-        name: 'TimeoutError',
-        status: 500,
-        request
-    });
-}
-/** An answer reached over http after an https request (a redirect) is not GitHub's. */
-function refuseDowngrade(baseUrl, url) {
-    if (baseUrl?.startsWith('https:') && url?.startsWith('http:'))
-        throw new GitHubError(`refused a redirect from https to ${url}`, 400);
 }
 /**
  * An error message is GitHub's (or a proxy's) text: should it ever echo the token, it
@@ -172,15 +167,11 @@ function describe(error) {
     }
     const apiMessage = e.response?.data?.message;
     const text = typeof apiMessage === 'string' ? apiMessage : `HTTP ${status}`;
-    return {
-        status,
-        message: `${status} ${text}${rateLimitNote(status, e.response?.headers ?? {}, text)}`
-    };
-}
-/** Why a rate limit was not waited for: the wait asked for, past the 60 s this step waits. */
-function rateLimitNote(status, headers, text) {
+    const message = `${status} ${text}`;
     if (status !== 403 && status !== 429)
-        return '';
+        return { status, message };
+    // A rate limit not waited for: the wait asked for, past the 60 s this step waits.
+    const headers = e.response?.headers ?? {};
     const after = Number(headers['retry-after']);
     const reset = Number(headers['x-ratelimit-reset']);
     const wait = Number.isFinite(after) && after >= 0
@@ -191,10 +182,11 @@ function rateLimitNote(status, headers, text) {
                 ? MAX_RATE_LIMIT_WAIT_S
                 : null;
     if (wait === null)
-        return '';
-    return wait > MAX_RATE_LIMIT_WAIT_S
+        return { status, message };
+    const note = wait > MAX_RATE_LIMIT_WAIT_S
         ? ` (GitHub rate limit: retry possible in ${wait} s, more than the ${MAX_RATE_LIMIT_WAIT_S} s this step waits)`
         : ` (GitHub rate limit persisted after ${MAX_RETRIES} waits)`;
+    return { status, message: message + note };
 }
 /** No answer (network error, timeout) or a 5xx: the same request may yet succeed. */
 const client_transient = (status) => status === undefined || status >= 500;
@@ -202,28 +194,35 @@ const client_transient = (status) => status === undefined || status >= 500;
 const isUnknownName = (error) => error instanceof GitHubError && (error.status === 404 || error.status === 422);
 
 ;// CONCATENATED MODULE: ./src/github/checks.ts
+/**
+ * Publishing the check run (SPEC §5): created already completed with its conclusion
+ * and the first 50 annotations, the rest in sequential PATCH batches of 50 (GitHub
+ * appends them). Writes are retried only when it is provable that the first attempt
+ * did not land: a create is looked up by `external_id` first, a PATCH by the run's
+ * annotation count. A batch answered 422 is split until the rejected annotations are
+ * isolated; the rest are posted and the dropped ones named in the summary.
+ */
 
-const ANNOTATIONS_PER_REQUEST = 50;
+
+/** Annotations a check-run write carries at most. */
+const PER_REQUEST = 50;
 /** Raised on 403 without a rate limit: no `checks: write` (fork PRs). The caller falls back. */
 class ChecksForbiddenError extends Error {
 }
 /** Creates the completed check run and posts every annotation. */
 async function publishCheckRun(octokit, input) {
-    const first = input.annotations.slice(0, ANNOTATIONS_PER_REQUEST);
-    const created = await createOnce(octokit, input, first);
-    let posted = created.posted;
-    const dropped = [...created.dropped];
-    for (let at = ANNOTATIONS_PER_REQUEST; at < input.annotations.length; at += ANNOTATIONS_PER_REQUEST) {
-        const batch = input.annotations.slice(at, at + ANNOTATIONS_PER_REQUEST);
-        const result = await postBatch(octokit, input, created.id, batch, posted);
-        posted = result.posted;
-        dropped.push(...result.dropped);
+    const { annotations } = input;
+    const created = await createOnce(octokit, input, annotations.slice(0, PER_REQUEST));
+    let done = created;
+    for (let at = PER_REQUEST; at < annotations.length; at += PER_REQUEST) {
+        const batch = annotations.slice(at, at + PER_REQUEST);
+        done = await postBatch(octokit, input, created.id, batch, done);
     }
-    if (dropped.length > 0)
+    if (done.dropped.length > 0)
         await update(octokit, input, created.id, {
-            summary: input.summaryWithDropped(dropped)
+            summary: input.summaryWithDropped(done.dropped)
         });
-    return { id: created.id, url: created.url, posted, dropped };
+    return { id: created.id, url: created.url, ...done };
 }
 /** Maps the 403 GitHub gives a token without `checks: write` to {@link ChecksForbiddenError}. */
 async function guarded(fn) {
@@ -275,9 +274,9 @@ async function writeOnce(input, write) {
                 const left = deadline - Date.now();
                 if (left <= 0)
                     break;
-                await sleep(Math.min(backoff(look) * input.timeScale, left));
+                await (0,external_node_timers_promises_.setTimeout)(Math.min(backoff(look) * input.timeScale, left));
             }
-            await sleep(backoff(attempt) * input.timeScale);
+            await (0,external_node_timers_promises_.setTimeout)(backoff(attempt) * input.timeScale);
         }
     }
 }
@@ -320,17 +319,18 @@ async function createOnce(octokit, input, first) {
                 const created = await createOnce(octokit, input, []);
                 return {
                     ...created,
-                    ...(await postBatch(octokit, input, created.id, first, 0))
+                    ...(await postBatch(octokit, input, created.id, first, created))
                 };
             }
             : undefined
     });
 }
-/** PATCHes one batch; `before` is how many annotations the run holds already. */
+/** PATCHes one batch after `before` (the annotations the run holds, those dropped so far). */
 async function postBatch(octokit, input, id, batch, before, probed = false) {
     if (batch.length === 0)
-        return { posted: before, dropped: [] };
-    const done = () => ({ posted: before + batch.length, dropped: [] });
+        return before;
+    const posted = before.posted + batch.length;
+    const done = () => ({ posted, dropped: before.dropped });
     return writeOnce(input, {
         send: async () => {
             await update(octokit, input, id, { annotations: [...batch] });
@@ -343,7 +343,7 @@ async function postBatch(octokit, input, id, batch, before, probed = false) {
                 repo: input.repo,
                 check_run_id: id
             });
-            return data.output.annotations_count >= before + batch.length ? done() : null;
+            return data.output.annotations_count >= posted ? done() : null;
         },
         // Split in halves until each refused annotation stands alone. A 422 may come from the
         // output itself, not the annotations: one PATCH without them tells, before splitting.
@@ -351,12 +351,13 @@ async function postBatch(octokit, input, id, batch, before, probed = false) {
             if (batch.length > 1 && !probed)
                 await update(octokit, input, id, {});
             const [only] = batch;
-            if (batch.length === 1 && only)
-                return { posted: before, dropped: [{ annotation: only, reason: error.message }] };
+            if (batch.length === 1 && only) {
+                const dropped = { annotation: only, reason: error.message };
+                return { posted: before.posted, dropped: [...before.dropped, dropped] };
+            }
             const half = Math.ceil(batch.length / 2);
             const left = await postBatch(octokit, input, id, batch.slice(0, half), before, true);
-            const right = await postBatch(octokit, input, id, batch.slice(half), left.posted, true);
-            return { posted: right.posted, dropped: [...left.dropped, ...right.dropped] };
+            return postBatch(octokit, input, id, batch.slice(half), left, true);
         }
     });
 }
@@ -415,11 +416,11 @@ const log_logUntrustedLines = (lines) => logUntrusted(lib_core.info, lines);
  * Posts the check run. On 403 (a fork PR's read-only token, or no `checks: write`) the log
  * says why, and the annotations follow as workflow commands.
  */
-async function publishReport(report, target) {
+async function publishReport(report, { octokit, checkName, fork, ...checkRun }) {
     try {
-        const run = await publishCheckRun(target.octokit, {
-            ...target,
-            name: target.checkName,
+        const run = await publishCheckRun(octokit, {
+            ...checkRun,
+            name: checkName,
             conclusion: report.conclusion,
             title: (0,summary/* renderTitle */.zF)(report),
             summary: (0,summary/* renderSummary */.Br)(report, summary/* SUMMARY_LIMITS */.QF.checkRun),
@@ -437,7 +438,7 @@ async function publishReport(report, target) {
         if (!(error instanceof ChecksForbiddenError))
             throw error;
         lib_core.warning(`Could not post the check run: ${error.message}`);
-        lib_core.warning(target.fork
+        lib_core.warning(fork
             ? 'This is a fork PR: its GITHUB_TOKEN is read-only. Gate forks with pull_request_target (safe: Receipt Gate reads receipts through the API and runs no PR code) or the workflow_run two-workflow setup.'
             : "Give the job 'permissions: checks: write' (and contents: read, pull-requests: read).");
         lib_core.warning('Annotations follow as workflow commands, the summary is in the job summary, and the step fails if the gate fails.');
@@ -519,8 +520,6 @@ const OVER_CAP = {
     commits: null,
     note: `the PR has ${PR_COMMITS_CAP} commits or more, more than GitHub lists`
 };
-/** Receipt text and API answers are hostile: only a full object id goes into a URL. */
-const isFullId = (sha, options) => (0,review_head/* fullObjectId */.mX)(sha, options.head) === sha;
 /**
  * The compare `from...head` (`from` a full lowercase id), or null when GitHub knows no
  * such commit, or resolved a ref of that name instead (a ref wins over a commit).
@@ -549,16 +548,38 @@ function touchedPaths(files) {
  * (default: the REST pulls/commits list); it is read once.
  */
 function prCommitMethods(options, listGraph = async () => listPrCommits(options)) {
+    const { octokit, owner, repo, head } = options;
     let graph;
     const readGraph = async () => (graph ??= listGraph());
-    let index;
-    const readIndex = async () => (index ??= readGraph().then(indexOf));
+    let indexed;
+    const readIndex = async () => (indexed ??= readGraph().then(indexOf));
     // Per commit a review names: the PR commits it reaches (null: unknown).
     const reached = new Map();
     const reach = async (sha) => {
         if (!reached.has(sha))
-            reached.set(sha, reachOf(options, readIndex, sha));
+            reached.set(sha, reachOf(sha));
         return reached.get(sha) ?? null;
+    };
+    /**
+     * The PR commits `sha` reaches: over the graph when it is a PR commit; none when it is on
+     * the base side (the PR's base, a parent outside the PR); else those its merge base with
+     * the head reaches (one compare). Null: not a commit GitHub knows. A known limit: of a
+     * criss-cross history's merge bases GitHub names one (git would take them all).
+     */
+    const reachOf = async (sha) => {
+        const index = await readIndex();
+        // Receipt text and API answers are hostile: only a full object id goes into a URL.
+        if (index === null || (0,review_head/* fullObjectId */.mX)(sha, head) !== sha)
+            return null;
+        if (index.parents.has(sha))
+            return (0,coverage/* reachableInPr */.$B)(index.parents, sha);
+        const base = await Promise.resolve(options.baseSha).catch(() => undefined);
+        if (index.baseSide.has(sha) || sha === base?.toLowerCase())
+            return new Set();
+        const compared = await compareFrom(octokit, { owner, repo }, sha, head);
+        if (compared === null)
+            return null;
+        return (0,coverage/* reachableInPr */.$B)(index.parents, compared.merge_base_commit.sha.toLowerCase());
     };
     return {
         prCommitGraph: readGraph,
@@ -582,8 +603,20 @@ function prCommitMethods(options, listGraph = async () => listPrCommits(options)
                 return null;
             return [...ahead].filter((sha) => !behind.has(sha));
         },
+        // The paths each commit changed (both sides of a rename); null: not listed whole.
         async commitPaths(shas) {
-            const paths = await (0,concurrency/* mapLimit */.s)(shas, CLASSIFY_CONCURRENCY, async (sha) => commitFiles(options, sha));
+            const paths = await (0,concurrency/* mapLimit */.s)(shas, CLASSIFY_CONCURRENCY, async (sha) => {
+                if ((0,review_head/* fullObjectId */.mX)(sha, head) !== sha)
+                    return null;
+                const { data } = await octokit.rest.repos.getCommit({
+                    owner,
+                    repo,
+                    ref: sha,
+                    per_page: COMMIT_FILES_PAGE
+                });
+                const files = data.files ?? [];
+                return files.length >= COMMIT_FILES_PAGE ? null : touchedPaths(files);
+            });
             return new Map(shas.map((sha, i) => [sha, paths[i] ?? null]));
         }
     };
@@ -612,41 +645,6 @@ function indexOf(graph) {
     const parents = new Map(graph.commits.map((c) => [c.sha, c.parents]));
     const outside = graph.commits.flatMap((c) => c.parents).filter((p) => !parents.has(p));
     return { parents, baseSide: new Set(outside) };
-}
-/**
- * The PR commits `sha` reaches: over the graph when it is a PR commit; none when it is on
- * the base side (the PR's base, a parent outside the PR); else those its merge base with
- * the head reaches (one compare). Null: not a commit GitHub knows. A known limit: of a
- * criss-cross history's merge bases GitHub names one (git would take them all).
- */
-async function reachOf(options, readIndex, sha) {
-    const graph = await readIndex();
-    if (graph === null || !isFullId(sha, options))
-        return null;
-    if (graph.parents.has(sha))
-        return (0,coverage/* reachableInPr */.$B)(graph.parents, sha);
-    const base = await Promise.resolve(options.baseSha).catch(() => undefined);
-    if (graph.baseSide.has(sha) || sha === base?.toLowerCase())
-        return new Set();
-    const { octokit, owner, repo, head } = options;
-    const compared = await compareFrom(octokit, { owner, repo }, sha, head);
-    if (compared === null)
-        return null;
-    return (0,coverage/* reachableInPr */.$B)(graph.parents, compared.merge_base_commit.sha.toLowerCase());
-}
-/** The paths a commit changed (both sides of a rename), or null when not listed whole. */
-async function commitFiles(options, sha) {
-    const { octokit, owner, repo } = options;
-    if (!isFullId(sha, options))
-        return null;
-    const { data } = await octokit.rest.repos.getCommit({
-        owner,
-        repo,
-        ref: sha,
-        per_page: COMMIT_FILES_PAGE
-    });
-    const files = data.files ?? [];
-    return files.length >= COMMIT_FILES_PAGE ? null : touchedPaths(files);
 }
 
 ;// CONCATENATED MODULE: ./src/github/api-source.ts
@@ -677,7 +675,26 @@ function apiSource(options) {
         head,
         // Review coverage (issue 25.3): the PR's commit graph, ranges over it, classification.
         ...prCommitMethods(options),
-        listTree: async (dir) => listTree(octokit, base, head, dir),
+        // One recursive tree of `dir` only (SPEC §2: a whole-repo recursive tree truncates on
+        // large repos).
+        async listTree(dir) {
+            const data = await folderTree(octokit, base, head, dir);
+            if (!data)
+                return { entries: [], truncated: false };
+            // The answer is untrusted whatever its type says: an entry without path or id is skipped.
+            const entries = data.tree.flatMap((entry) => entry.type === 'tree' ||
+                typeof entry.path !== 'string' ||
+                typeof entry.sha !== 'string'
+                ? []
+                : {
+                    path: `${dir}/${entry.path}`,
+                    type: entry.type === 'commit' ? 'commit' : 'blob',
+                    mode: entry.mode ?? '100644',
+                    sha: entry.sha,
+                    size: typeof entry.size === 'number' ? entry.size : null
+                });
+            return { entries, truncated: data.truncated === true };
+        },
         readBlobs: async (shas) => {
             const blobs = await Promise.all(shas.map(async (sha) => limit(async () => readBlob(octokit, base, sha))));
             return new Map(shas.map((sha, index) => [sha, blobs[index]]));
@@ -723,9 +740,41 @@ function apiSource(options) {
                 }))
             };
         },
-        ancestry: async (reviewed) => ancestry(octokit, base, reviewed, head),
+        // One compare call per reviewed SHA: `R...H`.
+        async ancestry(reviewed) {
+            // Receipt text is hostile: only a full object id goes into the URL (the gate checked).
+            if ((0,review_head/* fullObjectId */.mX)(reviewed, head) !== reviewed)
+                return { kind: 'unknown-commit' };
+            if (reviewed === head.toLowerCase())
+                return { kind: 'identical' };
+            const data = await compareFrom(octokit, base, reviewed, head);
+            if (data === null)
+                return { kind: 'unknown-commit' };
+            if (data.status === 'identical')
+                return { kind: 'identical' };
+            if (data.status !== 'ahead')
+                return { kind: 'not-ancestor' };
+            const files = data.files ?? [];
+            if (files.length >= COMPARE_FILES_CAP)
+                return { kind: 'too-large', commits: data.ahead_by };
+            return { kind: 'ahead', commits: data.ahead_by, changedPaths: touchedPaths(files) };
+        },
+        // The newest commit that changed each path: one list-commits call a receipt (its
+        // files come from the compare).
         async receiptCommits(receipts) {
-            const found = await (0,concurrency/* mapLimit */.s)(receipts, BLOB_CONCURRENCY, async ({ path }) => receiptCommit(octokit, base, head, path));
+            const found = await (0,concurrency/* mapLimit */.s)(receipts, BLOB_CONCURRENCY, async ({ path }) => {
+                const { data } = await octokit.rest.repos.listCommits({
+                    ...base,
+                    sha: head,
+                    path,
+                    per_page: 1
+                });
+                const [commit] = data;
+                if (!commit)
+                    return null;
+                const parent = commit.parents[0]?.sha ?? null;
+                return { sha: commit.sha, parent, changedPaths: null };
+            });
             return new Map(receipts.map(({ path }, i) => [path, found[i] ?? null]));
         }
     };
@@ -775,48 +824,23 @@ async function allPages(octokit, first) {
     }
 }
 /**
- * Lists `dir` at the head from one recursive tree of that folder only (SPEC §2: a
- * whole-repo recursive tree truncates on large repos).
+ * The folder's recursive tree (null: no such folder). In one request first (issue 7):
+ * GitHub resolves `<commit>:<path>` as `tree_sha`, though documented for SHAs and refs
+ * only; a refusal (404, 422: also a missing folder's answer) sends it down a walk through
+ * non-recursive trees, which tells the two apart.
  */
-async function listTree(octokit, base, head, dir) {
-    const data = (await folderByName(octokit, base, head, dir)) ??
-        (await walkTo(octokit, base, head, dir));
-    if (!data)
-        return { entries: [], truncated: false };
-    const entries = data.tree.flatMap((entry) => entry.type === 'tree' ||
-        typeof entry.path !== 'string' ||
-        typeof entry.sha !== 'string'
-        ? []
-        : {
-            path: `${dir}/${entry.path}`,
-            type: entry.type === 'commit' ? 'commit' : 'blob',
-            mode: entry.mode ?? '100644',
-            sha: entry.sha,
-            size: typeof entry.size === 'number' ? entry.size : null
-        });
-    return { entries, truncated: data.truncated === true };
-}
-/**
- * The folder's recursive tree in one request (issue 7): GitHub resolves `<commit>:<path>`
- * as `tree_sha`, though documented for SHAs and refs only; a refusal (404, 422: also a
- * missing folder's answer) sends the caller down the walk, which tells the two apart.
- */
-async function folderByName(octokit, base, head, dir) {
+async function folderTree(octokit, base, head, dir) {
     // A `.` segment would mean something else to git than to the walk.
-    if (dir.split('/').includes('.'))
-        return undefined;
-    try {
-        const tree_sha = `${head}:${dir}`;
-        return (await octokit.rest.git.getTree({ ...base, tree_sha, recursive: '1' })).data;
+    if (!dir.split('/').includes('.')) {
+        try {
+            const tree_sha = `${head}:${dir}`;
+            return (await octokit.rest.git.getTree({ ...base, tree_sha, recursive: '1' })).data;
+        }
+        catch (error) {
+            if (!isUnknownName(error))
+                throw error;
+        }
     }
-    catch (error) {
-        if (isUnknownName(error))
-            return undefined;
-        throw error;
-    }
-}
-/** Walks to `dir` through non-recursive trees, then takes one recursive tree of it. */
-async function walkTo(octokit, base, head, dir) {
     let sha = head;
     for (const segment of dir.split('/')) {
         const { data } = await octokit.rest.git.getTree({ ...base, tree_sha: sha });
@@ -841,38 +865,6 @@ async function readBlob(octokit, base, sha) {
             return error.message;
         throw error;
     }
-}
-/** One compare call per reviewed SHA: `R...H`. */
-async function ancestry(octokit, base, reviewed, head) {
-    // Receipt text is hostile: only a full object id goes into the URL (the gate checked).
-    if ((0,review_head/* fullObjectId */.mX)(reviewed, head) !== reviewed)
-        return { kind: 'unknown-commit' };
-    if (reviewed === head.toLowerCase())
-        return { kind: 'identical' };
-    const data = await compareFrom(octokit, base, reviewed, head);
-    if (data === null)
-        return { kind: 'unknown-commit' };
-    if (data.status === 'identical')
-        return { kind: 'identical' };
-    if (data.status !== 'ahead')
-        return { kind: 'not-ancestor' };
-    const files = data.files ?? [];
-    if (files.length >= COMPARE_FILES_CAP)
-        return { kind: 'too-large', commits: data.ahead_by };
-    return { kind: 'ahead', commits: data.ahead_by, changedPaths: touchedPaths(files) };
-}
-/** The newest commit that changed `path`: one list-commits call (its files come from the compare). */
-async function receiptCommit(octokit, base, head, path) {
-    const { data } = await octokit.rest.repos.listCommits({
-        ...base,
-        sha: head,
-        path,
-        per_page: 1
-    });
-    const commit = data[0];
-    if (!commit)
-        return null;
-    return { sha: commit.sha, parent: commit.parents[0]?.sha ?? null, changedPaths: null };
 }
 
 ;// CONCATENATED MODULE: ./src/github/pulls.ts
