@@ -361,6 +361,32 @@ describe('blob answers', () => {
   })
 })
 
+describe('tree answers', () => {
+  // A recursive tree by name answers `null`; a tree by id answers entries that are no list.
+  const server = localServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+    res.end(decodeURIComponent(req.url ?? '').includes(':') ? 'null' : '{"tree":"x"}')
+  })
+  const source = () =>
+    apiSource({
+      octokit: createClient({ token: 't', baseUrl: server.url(), timeScale: 0.001 }),
+      owner: 'a',
+      repo: 'b',
+      head: 'd'.repeat(40),
+      pullNumber: 1,
+      changedFiles: Promise.resolve(0)
+    })
+
+  it('refuses one that lists no entries, rather than reading no receipts', async () => {
+    await expect(source().listTree('.flow/review-receipts')).rejects.toThrow(
+      `the tree of ${'d'.repeat(40)}:.flow/review-receipts: GitHub's answer lists no entries`
+    )
+    await expect(source().listTree('./receipts')).rejects.toThrow(
+      `the tree of ${'d'.repeat(40)}: GitHub's answer lists no entries`
+    )
+  })
+})
+
 describe('a write that lands after its timeout is not sent twice', () => {
   let repo: GitRepo
   let fake: FakeGitHub

@@ -213,25 +213,32 @@ async function folderTree(
   head: string,
   dir: string
 ): Promise<GitTree | null> {
+  // An answer is untrusted: one without a list of entries is refused, not read as empty.
+  const getTree = async (tree_sha: string, recursive?: '1'): Promise<GitTree> => {
+    const { data } = await octokit.rest.git.getTree({ ...base, tree_sha, recursive })
+    if (!Array.isArray((data as Partial<GitTree> | null)?.tree))
+      throw new GitHubError(
+        `the tree of ${tree_sha}: GitHub's answer lists no entries`,
+        200
+      )
+    return data
+  }
   // A `.` segment would mean something else to git than to the walk.
   if (!dir.split('/').includes('.')) {
     try {
-      const tree_sha = `${head}:${dir}`
-      return (await octokit.rest.git.getTree({ ...base, tree_sha, recursive: '1' })).data
+      return await getTree(`${head}:${dir}`, '1')
     } catch (error) {
       if (!isUnknownName(error)) throw error
     }
   }
   let sha = head
   for (const segment of dir.split('/')) {
-    const { data } = await octokit.rest.git.getTree({ ...base, tree_sha: sha })
-    const next = data.tree.find(
-      (entry) => entry.path === segment && entry.type === 'tree'
-    )
+    const { tree } = await getTree(sha)
+    const next = tree.find((entry) => entry.path === segment && entry.type === 'tree')
     if (!next?.sha) return null
     sha = next.sha
   }
-  return (await octokit.rest.git.getTree({ ...base, tree_sha: sha, recursive: '1' })).data
+  return getTree(sha, '1')
 }
 
 async function readBlob(
