@@ -830,11 +830,17 @@ async function allPages(octokit, first) {
  * non-recursive trees, which tells the two apart.
  */
 async function folderTree(octokit, base, head, dir) {
+    // An answer is untrusted: one without a list of entries is refused, not read as empty.
+    const getTree = async (tree_sha, recursive) => {
+        const { data } = await octokit.rest.git.getTree({ ...base, tree_sha, recursive });
+        if (!Array.isArray(data?.tree))
+            throw new GitHubError(`the tree of ${tree_sha}: GitHub's answer lists no entries`, 200);
+        return data;
+    };
     // A `.` segment would mean something else to git than to the walk.
     if (!dir.split('/').includes('.')) {
         try {
-            const tree_sha = `${head}:${dir}`;
-            return (await octokit.rest.git.getTree({ ...base, tree_sha, recursive: '1' })).data;
+            return await getTree(`${head}:${dir}`, '1');
         }
         catch (error) {
             if (!isUnknownName(error))
@@ -843,13 +849,13 @@ async function folderTree(octokit, base, head, dir) {
     }
     let sha = head;
     for (const segment of dir.split('/')) {
-        const { data } = await octokit.rest.git.getTree({ ...base, tree_sha: sha });
-        const next = data.tree.find((entry) => entry.path === segment && entry.type === 'tree');
+        const { tree } = await getTree(sha);
+        const next = tree.find((entry) => entry.path === segment && entry.type === 'tree');
         if (!next?.sha)
             return null;
         sha = next.sha;
     }
-    return (await octokit.rest.git.getTree({ ...base, tree_sha: sha, recursive: '1' })).data;
+    return getTree(sha, '1');
 }
 async function readBlob(octokit, base, sha) {
     try {
