@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { workspaceSource } from '../../src/action/workspace.js'
 import { gitSource, openRepository } from '../../src/source/git.js'
 import { checkJson, runCli } from '../support/check-cli.js'
 import { GitRepo, gitEnv } from '../support/git-repo.js'
@@ -216,5 +217,23 @@ describe("the PR's one diff", () => {
     expect(files?.files?.find((f) => f.path === 'src/renamed.ts')).toMatchObject({
       previousPath: 'src/a.ts'
     })
+  })
+})
+
+describe('the runner workspace as the source', () => {
+  it('is used for a full-history checkout of the head; never given a base or head that is no full id', async () => {
+    const r = repo()
+    r.write({ 'a.txt': '1\n' })
+    const base = r.commit('base')
+    r.write({ 'a.txt': '2\n' })
+    const head = r.commit('head')
+    expect(await workspaceSource(r.path, head, base)).not.toBeNull()
+    for (const [h, b] of [
+      [head, '--all'],
+      [head, base.slice(0, 12)],
+      [head, 'main'],
+      ['--all', base]
+    ] as const)
+      expect(await workspaceSource(r.path, h, b)).toBeNull()
   })
 })

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { gitSource, mergeBase, openRepository, resolveCommit } from '../source/git.js'
+import { fullObjectId } from '../gate/review-head.js'
 import type { ReceiptSource } from '../gate/source.js'
 
 /** A git source on `workspace`, or null when it cannot answer for `head` faithfully. */
@@ -20,10 +21,15 @@ export async function workspaceSource(
   try {
     const { root: repo, shallow } = await openRepository(workspace)
     if (shallow) return null
-    // A base the workspace lacks fails `merge-base` (not "no merge base"): the API instead.
+    // Both reach git as arguments: full object ids only (an event or an answer may hold
+    // anything, an option-like `--…` too). A base the workspace lacks fails `merge-base`
+    // (not "no merge base"): the API instead.
+    const baseSha = await base
+    if (fullObjectId(head, head) !== head || fullObjectId(baseSha, head) !== baseSha)
+      return null
     const [headSha, forkPoint] = await Promise.all([
       resolveCommit(repo, head),
-      mergeBase(repo, await base, head)
+      mergeBase(repo, baseSha, head)
     ])
     return headSha === head ? gitSource({ repo, head, mergeBase: forkPoint }) : null
   } catch {
