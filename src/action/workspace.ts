@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { gitSource, mergeBase, openRepository, resolveCommit } from '../source/git.js'
-import { fullObjectId } from '../gate/review-head.js'
+import { isFullId } from '../gate/review-head.js'
 import type { ReceiptSource } from '../gate/source.js'
 
 /** A git source on `workspace`, or null when it cannot answer for `head` faithfully. */
@@ -25,8 +25,7 @@ export async function workspaceSource(
     // anything, an option-like `--…` too). A base the workspace lacks fails `merge-base`
     // (not "no merge base"): the API instead.
     const baseSha = await base
-    if (fullObjectId(head, head) !== head || fullObjectId(baseSha, head) !== baseSha)
-      return null
+    if (!isFullId(head, head) || !isFullId(baseSha, head)) return null
     const [headSha, forkPoint] = await Promise.all([
       resolveCommit(repo, head),
       mergeBase(repo, baseSha, head)

@@ -48,6 +48,14 @@ export function fullObjectId(reviewed: string, head: string): string | null {
   return id.length === head.length && /^[0-9a-f]+$/.test(id) ? id : null
 }
 
+/**
+ * Whether `id` is one as it stands (not upper-cased either): what an adapter requires of
+ * an id before it goes into a URL or a git argument.
+ */
+export function isFullId(id: string | null, head: string): id is string {
+  return id !== null && fullObjectId(id, head) === id
+}
+
 /** Why a reviewed SHA that is not a full object id is stale. */
 export function notFullIdJudgement(reviewed: string): HeadJudgement {
   const shown = JSON.stringify(

@@ -11,7 +11,7 @@ import {
   type ReceiptSource,
   type TreeEntry
 } from '../gate/source.js'
-import { fullObjectId } from '../gate/review-head.js'
+import { isFullId } from '../gate/review-head.js'
 import { GitHubError, isUnknownName, type Octokit } from './client.js'
 import {
   compareFrom,
@@ -115,7 +115,7 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
     // One compare call per reviewed SHA: `R...H`.
     async ancestry(reviewed) {
       // Receipt text is hostile: only a full object id goes into the URL (the gate checked).
-      if (fullObjectId(reviewed, head) !== reviewed) return { kind: 'unknown-commit' }
+      if (!isFullId(reviewed, head)) return { kind: 'unknown-commit' }
       if (reviewed === head.toLowerCase()) return { kind: 'identical' }
       const data = await compareFrom(octokit, base, reviewed, head)
       if (data === null) return { kind: 'unknown-commit' }

@@ -6,7 +6,7 @@
  * commit read per commit coverage must classify as code or bookkeeping.
  */
 import { reachableInPr } from '../gate/coverage.js'
-import { fullObjectId } from '../gate/review-head.js'
+import { isFullId } from '../gate/review-head.js'
 import { mapLimit } from '../util/concurrency.js'
 import type { PrGraphCommit, ReceiptSource } from '../gate/source.js'
 import { isUnknownName, type Octokit } from './client.js'
@@ -103,7 +103,7 @@ export function prCommitMethods(
   const reachOf = async (sha: string): Promise<Set<string> | null> => {
     const index = await readIndex()
     // Receipt text and API answers are hostile: only a full object id goes into a URL.
-    if (index === null || fullObjectId(sha, head) !== sha) return null
+    if (index === null || !isFullId(sha, head)) return null
     if (index.parents.has(sha)) return reachableInPr(index.parents, sha)
     const base = await Promise.resolve(options.baseSha).catch(() => undefined)
     if (index.baseSide.has(sha) || sha === base?.toLowerCase()) return new Set()
@@ -134,7 +134,7 @@ export function prCommitMethods(
     // The paths each commit changed (both sides of a rename); null: not listed whole.
     async commitPaths(shas) {
       const paths = await mapLimit(shas, CLASSIFY_CONCURRENCY, async (sha) => {
-        if (fullObjectId(sha, head) !== sha) return null
+        if (!isFullId(sha, head)) return null
         const { data } = await octokit.rest.repos.getCommit({
           owner,
           repo,

@@ -6,7 +6,7 @@
  */
 import { execFile, spawn } from 'node:child_process'
 import { gitChangedFiles } from '../gate/diff-map.js'
-import { fullObjectId } from '../gate/review-head.js'
+import { isFullId } from '../gate/review-head.js'
 import {
   FILE_READ_CAP,
   notAFile,
@@ -230,10 +230,6 @@ export function gitSource({
     commitPaths.set(commit.sha, paths)
     return { ...commit, changedPaths: await paths }
   }
-  // Only full object ids reach git: never a ref, an abbreviation or an option that
-  // receipt text could spell.
-  const fullId = (id: string | null): id is string =>
-    id !== null && fullObjectId(id, head) === id
   let prFiles: Promise<ChangedFile[]> | undefined
   const prDiff = async (base: string): Promise<ChangedFile[]> =>
     (prFiles ??= git(repo, [...PR_DIFF, base, head, '--']).then((out) =>
@@ -266,7 +262,9 @@ export function gitSource({
       return { paths: [...files.map((f) => f.path), ...renamed] }
     },
     async ancestry(reviewed: string): Promise<Ancestry> {
-      if (!fullId(reviewed)) return { kind: 'unknown-commit' }
+      // Only full object ids reach git: never a ref, an abbreviation or an option that
+      // receipt text could spell.
+      if (!isFullId(reviewed, head)) return { kind: 'unknown-commit' }
       if (reviewed === head) return { kind: 'identical' }
       // One walk tells a commit from other objects and how it relates to the head: it lists
       // the commit itself (`<`, or `-` as a boundary), never a tag (peeled to its commit).
@@ -307,7 +305,7 @@ export function gitSource({
     },
     async commitsBetween(from, to) {
       const since = from ?? mergeBase
-      if (!fullId(since) || !fullId(to)) return null
+      if (!isFullId(since, head) || !isFullId(to, head)) return null
       const out = await git(repo, ['rev-list', to, `^${since}`, '--'], [0, 128])
       return out.code === 0 ? out.stdout.split('\n').filter((line) => line !== '') : null
     }
