@@ -4,6 +4,7 @@
  * copies each bullet into the PR body as `- [ ] … — deferred from impl-review (…)`.
  */
 import type { Problem } from './report.js'
+import { plural } from './review-head.js'
 
 /** A Markdown task-list checkbox opening a line, ticked or not. */
 const CHECKBOX = /^[ \t]*[-*+] \[[ xX]\] /
@@ -202,7 +203,7 @@ function countHint(missing: number, lines: readonly string[]): DeferredHint {
     nearMiss: near ?? null,
     why: near
       ? nearMissWhy(near, null)
-      : `${missing} deferred finding${missing === 1 ? '' : 's'} counted on the receipts (walkthrough.deferred) but not named by a deferral bullet`,
+      : `${plural(missing, 'deferred finding')} counted on the receipts (walkthrough.deferred) but not named by a deferral bullet`,
     paste: `- [ ] [<severity>, confidence <n>, <classification>] <file>:<line> — <title>${BREADCRUMB}\`.flow/review-deferred/<branch>.md\`)`
   }
 }

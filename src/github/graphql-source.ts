@@ -327,9 +327,8 @@ function graphqlSource(
       if (!read || options.branchSinkPath !== path) return rest.readFile(path)
       const sink = read.head?.sink ?? null
       if (!sink) return null
-      const type =
-        sink.type === 'tree' ? 'dir' : sink.type === 'commit' ? 'submodule' : null
-      if (type) return notAFile(path, type)
+      // As the git source: `notAFile` names a tree, a submodule (`commit`) and a symlink.
+      if (sink.type !== 'blob') return notAFile(path, sink.type)
       if (sink.mode === 0o120000) return notAFile(path, 'symlink')
       if (!sink.blob) return notAFile(path, sink.type)
       if (sink.blob.byteSize > FILE_READ_CAP) return overFileCap(path)
