@@ -326,6 +326,17 @@ describe('the GitHub client, redirected', () => {
   })
 })
 
+/** The REST source of repository a/b at head d…d, against a local server's raw answers. */
+const apiSourceAt = (url: string) =>
+  apiSource({
+    octokit: createClient({ token: 't', baseUrl: url, timeScale: 0.001 }),
+    owner: 'a',
+    repo: 'b',
+    head: 'd'.repeat(40),
+    pullNumber: 1,
+    changedFiles: Promise.resolve(0)
+  })
+
 describe('blob answers', () => {
   // Each blob's answer, by SHA: GitHub's JSON form, a text form, and JSON with no content.
   const RECEIPT = '{"type":"impl_review"}'
@@ -345,14 +356,7 @@ describe('blob answers', () => {
   })
 
   it('decodes the JSON form, and gives a reason for an answer with no content', async () => {
-    const source = apiSource({
-      octokit: createClient({ token: 't', baseUrl: server.url(), timeScale: 0.001 }),
-      owner: 'a',
-      repo: 'b',
-      head: 'd'.repeat(40),
-      pullNumber: 1,
-      changedFiles: Promise.resolve(0)
-    })
+    const source = apiSourceAt(server.url())
     const [base64, text, empty] = ['a', 'b', 'c'].map((c) => c.repeat(40))
     const blobs = await source.readBlobs([base64!, text!, empty!])
     expect(Buffer.from(blobs.get(base64!) as Uint8Array).toString()).toBe(RECEIPT)
@@ -367,21 +371,14 @@ describe('tree answers', () => {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
     res.end(decodeURIComponent(req.url ?? '').includes(':') ? 'null' : '{"tree":"x"}')
   })
-  const source = () =>
-    apiSource({
-      octokit: createClient({ token: 't', baseUrl: server.url(), timeScale: 0.001 }),
-      owner: 'a',
-      repo: 'b',
-      head: 'd'.repeat(40),
-      pullNumber: 1,
-      changedFiles: Promise.resolve(0)
-    })
 
   it('refuses one that lists no entries, rather than reading no receipts', async () => {
-    await expect(source().listTree('.flow/review-receipts')).rejects.toThrow(
+    await expect(
+      apiSourceAt(server.url()).listTree('.flow/review-receipts')
+    ).rejects.toThrow(
       `the tree of ${'d'.repeat(40)}:.flow/review-receipts: GitHub's answer lists no entries`
     )
-    await expect(source().listTree('./receipts')).rejects.toThrow(
+    await expect(apiSourceAt(server.url()).listTree('./receipts')).rejects.toThrow(
       `the tree of ${'d'.repeat(40)}: GitHub's answer lists no entries`
     )
   })
