@@ -569,7 +569,7 @@ function prCommitMethods(options, listGraph = async () => listPrCommits(options)
     const reachOf = async (sha) => {
         const index = await readIndex();
         // Receipt text and API answers are hostile: only a full object id goes into a URL.
-        if (index === null || (0,review_head/* fullObjectId */.mX)(sha, head) !== sha)
+        if (index === null || !(0,review_head/* isFullId */.JW)(sha, head))
             return null;
         if (index.parents.has(sha))
             return (0,coverage/* reachableInPr */.$B)(index.parents, sha);
@@ -606,7 +606,7 @@ function prCommitMethods(options, listGraph = async () => listPrCommits(options)
         // The paths each commit changed (both sides of a rename); null: not listed whole.
         async commitPaths(shas) {
             const paths = await (0,concurrency/* mapLimit */.s)(shas, CLASSIFY_CONCURRENCY, async (sha) => {
-                if ((0,review_head/* fullObjectId */.mX)(sha, head) !== sha)
+                if (!(0,review_head/* isFullId */.JW)(sha, head))
                     return null;
                 const { data } = await octokit.rest.repos.getCommit({
                     owner,
@@ -743,7 +743,7 @@ function apiSource(options) {
         // One compare call per reviewed SHA: `R...H`.
         async ancestry(reviewed) {
             // Receipt text is hostile: only a full object id goes into the URL (the gate checked).
-            if ((0,review_head/* fullObjectId */.mX)(reviewed, head) !== reviewed)
+            if (!(0,review_head/* isFullId */.JW)(reviewed, head))
                 return { kind: 'unknown-commit' };
             if (reviewed === head.toLowerCase())
                 return { kind: 'identical' };
