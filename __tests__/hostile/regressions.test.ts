@@ -12,6 +12,7 @@ import { parseOptions } from '../../src/gate/options.js'
 import type { ReceiptRow, ReportFinding } from '../../src/gate/report.js'
 import { globMatcher } from '../../src/gate/review-head.js'
 import { apiSource } from '../../src/github/api-source.js'
+import { malformedAnswer } from '../../src/github/answers.js'
 import { publishCheckRun } from '../../src/github/checks.js'
 import { GitHubError, createClient } from '../../src/github/client.js'
 import {
@@ -337,49 +338,120 @@ const apiSourceAt = (url: string) =>
     changedFiles: Promise.resolve(0)
   })
 
-describe('blob answers', () => {
-  // Each blob's answer, by SHA: GitHub's JSON form, a text form, and JSON with no content.
+describe('REST answers that are not what GitHub documents (any answer may be hostile)', () => {
+  // Per route: a blob by SHA (GitHub's JSON form, a text form, no content), a tree that
+  // lists no entries (`null` by name, a non-list by id), a compare of `null`, a files list
+  // whose entry has no name, a created check run without an id.
   const RECEIPT = '{"type":"impl_review"}'
   const server = localServer((req, res) => {
-    const sha = /\/git\/blobs\/(\w+)$/.exec(req.url ?? '')?.[1]
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-    if (sha === 'a'.repeat(40))
-      res.end(
-        JSON.stringify({
-          content: Buffer.from(RECEIPT).toString('base64'),
-          encoding: 'base64'
-        })
-      )
-    else if (sha === 'b'.repeat(40))
-      res.end(JSON.stringify({ content: RECEIPT, encoding: 'utf-8' }))
-    else res.end('{"sha":"c"}')
+    const url = decodeURIComponent(req.url ?? '')
+    const sha = /\/git\/blobs\/(\w+)$/.exec(url)?.[1]
+    const answer = sha
+      ? sha === 'a'.repeat(40)
+        ? { content: Buffer.from(RECEIPT).toString('base64'), encoding: 'base64' }
+        : sha === 'b'.repeat(40)
+          ? { content: RECEIPT, encoding: 'utf-8' }
+          : { sha: 'c' }
+      : url.includes('/git/trees/')
+        ? url.includes(':')
+          ? null
+          : { tree: 'x' }
+        : url.includes('/pulls/1/files')
+          ? [{ filename: 'a.ts', status: 'added' }, { status: 'added' }]
+          : url.includes('/check-runs')
+            ? { html_url: 'https://example.test/run' }
+            : null
+    res.writeHead(req.method === 'POST' ? 201 : 200, {
+      'content-type': 'application/json; charset=utf-8'
+    })
+    res.end(JSON.stringify(answer))
+  })
+  const malformed = (route: string, at: string) =>
+    `${route}: GitHub's answer is malformed at ${at}: Invalid input: expected`
+
+  it('checks the answer of every route the product reads, and only those', () => {
+    const { rest } = createClient({ token: 't', timeScale: 1 })
+    const read = [
+      rest.repos.compareCommitsWithBasehead,
+      rest.repos.getCommit,
+      rest.repos.listCommits,
+      rest.repos.getContent,
+      rest.pulls.get,
+      rest.pulls.list,
+      rest.pulls.listFiles,
+      rest.pulls.listCommits,
+      rest.git.getTree,
+      rest.git.getBlob,
+      rest.checks.create,
+      rest.checks.get,
+      rest.checks.listForRef
+    ]
+    for (const { endpoint } of read) {
+      const { method, url } = endpoint.DEFAULTS
+      expect([url, malformedAnswer(method, url, null)]).toEqual([url, expect.any(String)])
+    }
+    for (const { endpoint } of [rest.checks.update, rest.repos.get]) {
+      const { method, url } = endpoint.DEFAULTS
+      expect(malformedAnswer(method, url, null)).toBeNull()
+    }
+    // A later page, by the URL of GitHub's `link` header.
+    const page = 'https://api.github.com/repositories/1/pulls/2/files?page=3'
+    expect(malformedAnswer('GET', page, [{}])).toMatch(/at 0\.filename/)
   })
 
-  it('decodes the JSON form, and gives a reason for an answer with no content', async () => {
+  it('decodes a blob’s JSON form, and gives a reason for one with no content', async () => {
     const source = apiSourceAt(server.url())
     const [base64, text, empty] = ['a', 'b', 'c'].map((c) => c.repeat(40))
     const blobs = await source.readBlobs([base64!, text!, empty!])
     expect(Buffer.from(blobs.get(base64!) as Uint8Array).toString()).toBe(RECEIPT)
     expect(Buffer.from(blobs.get(text!) as Uint8Array).toString()).toBe(RECEIPT)
-    expect(blobs.get(empty!)).toBe(`${empty}: the blob's answer holds no content`)
-  })
-})
-
-describe('tree answers', () => {
-  // A recursive tree by name answers `null`; a tree by id answers entries that are no list.
-  const server = localServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-    res.end(decodeURIComponent(req.url ?? '').includes(':') ? 'null' : '{"tree":"x"}')
+    expect(blobs.get(empty!)).toMatch(
+      malformed('GET /repos/{owner}/{repo}/git/blobs/{file_sha}', 'content')
+    )
   })
 
-  it('refuses one that lists no entries, rather than reading no receipts', async () => {
+  it('refuses a tree that lists no entries, rather than reading no receipts', async () => {
+    const route = 'GET /repos/{owner}/{repo}/git/trees/{tree_sha}'
     await expect(
       apiSourceAt(server.url()).listTree('.flow/review-receipts')
     ).rejects.toThrow(
-      `the tree of ${'d'.repeat(40)}:.flow/review-receipts: GitHub's answer lists no entries`
+      `${route}: GitHub's answer is malformed: Invalid input: expected object`
     )
     await expect(apiSourceAt(server.url()).listTree('./receipts')).rejects.toThrow(
-      `the tree of ${'d'.repeat(40)}: GitHub's answer lists no entries`
+      malformed(route, 'tree')
+    )
+  })
+
+  it('names a malformed compare and files list, where a TypeError used to fail the step', async () => {
+    const source = apiSourceAt(server.url())
+    const error = await source.ancestry('e'.repeat(40)).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(GitHubError)
+    expect((error as Error).message).toBe(
+      "GET /repos/{owner}/{repo}/compare/{basehead}: GitHub's answer is malformed: Invalid input: expected object, received null"
+    )
+    await expect(source.changedFiles()).rejects.toThrow(
+      malformed('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', '1.filename')
+    )
+  })
+
+  it('refuses a created check run without an id, rather than PATCHing run "undefined"', async () => {
+    const octokit = createClient({ token: 't', baseUrl: server.url(), timeScale: 0.001 })
+    const published = publishCheckRun(octokit, {
+      owner: 'a',
+      repo: 'b',
+      name: 'Review receipts',
+      headSha: 'd'.repeat(40),
+      externalId: '1-1',
+      conclusion: 'success',
+      title: 't',
+      summary: 's',
+      annotations: [],
+      summaryWithDropped: () => 's',
+      timeScale: 0.001,
+      log: () => undefined
+    })
+    await expect(published).rejects.toThrow(
+      malformed('POST /repos/{owner}/{repo}/check-runs', 'id')
     )
   })
 })

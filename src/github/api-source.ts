@@ -52,18 +52,15 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
     async listTree(dir) {
       const data = await folderTree(octokit, base, head, dir)
       if (!data) return { entries: [], truncated: false }
-      // The answer is untrusted whatever its type says: an entry without path or id is skipped.
       const entries = data.tree.flatMap((entry): TreeEntry | [] =>
-        entry.type === 'tree' ||
-        typeof entry.path !== 'string' ||
-        typeof entry.sha !== 'string'
+        entry.type === 'tree'
           ? []
           : {
               path: `${dir}/${entry.path}`,
               type: entry.type === 'commit' ? 'commit' : 'blob',
               mode: entry.mode ?? '100644',
               sha: entry.sha,
-              size: typeof entry.size === 'number' ? entry.size : null
+              size: entry.size ?? null
             }
       )
       return { entries, truncated: data.truncated === true }
@@ -108,7 +105,7 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
           ...(file.status === 'renamed' && file.previous_filename
             ? { previousPath: file.previous_filename }
             : {}),
-          patch: typeof file.patch === 'string' ? file.patch : null
+          patch: file.patch ?? null
         }))
       }
     },
@@ -213,16 +210,8 @@ async function folderTree(
   head: string,
   dir: string
 ): Promise<GitTree | null> {
-  // An answer is untrusted: one without a list of entries is refused, not read as empty.
-  const getTree = async (tree_sha: string, recursive?: '1'): Promise<GitTree> => {
-    const { data } = await octokit.rest.git.getTree({ ...base, tree_sha, recursive })
-    if (!Array.isArray((data as Partial<GitTree> | null)?.tree))
-      throw new GitHubError(
-        `the tree of ${tree_sha}: GitHub's answer lists no entries`,
-        200
-      )
-    return data
-  }
+  const getTree = async (tree_sha: string, recursive?: '1'): Promise<GitTree> =>
+    (await octokit.rest.git.getTree({ ...base, tree_sha, recursive })).data
   // A `.` segment would mean something else to git than to the walk.
   if (!dir.split('/').includes('.')) {
     try {
@@ -250,8 +239,6 @@ async function readBlob(
     // The JSON form (base64): fetch would decode a raw answer typed as text, replacing
     // bytes that are not UTF-8, where the gate must see a receipt's bytes as they are.
     const { data } = await octokit.rest.git.getBlob({ ...base, file_sha: sha })
-    if (typeof data.content !== 'string')
-      return `${sha}: the blob's answer holds no content`
     return Buffer.from(data.content, data.encoding === 'base64' ? 'base64' : 'utf8')
   } catch (error) {
     if (error instanceof GitHubError) return error.message

@@ -9,6 +9,7 @@ import type { Octokit as Core } from '@octokit/core'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
 import Bottleneck from 'bottleneck/light.js'
+import { malformedAnswer } from './answers.js'
 
 export const MAX_RETRIES = 3
 const REQUEST_TIMEOUT_MS = 20_000
@@ -89,11 +90,14 @@ export function createClient(options: ClientOptions): Octokit {
     retry,
     throttling
   )
-  // Outermost: one error type, named by route, without the token.
+  // Outermost: answers checked (answers.ts); one error type, named by route, without the token.
   octokit.hook.wrap('request', async (request, params) => {
     const route = `${params.method} ${params.url}`
     try {
-      return await request(params)
+      const response = await request(params)
+      const malformed = malformedAnswer(params.method, params.url, response.data)
+      if (malformed) throw new GitHubError(malformed, response.status)
+      return response
     } catch (error) {
       const { message, status } = describe(error)
       throw new GitHubError(`${route}: ${redact(message, token)}`, status)

@@ -161,8 +161,8 @@ async function listPrCommits(options: PrCommitsOptions): Promise<CommitGraph> {
   if (listed.length >= PR_COMMITS_CAP) return OVER_CAP
   return {
     commits: listed.map((commit) => ({
-      sha: String(commit.sha).toLowerCase(),
-      parents: commit.parents.map((parent) => String(parent.sha).toLowerCase())
+      sha: commit.sha.toLowerCase(),
+      parents: commit.parents.map((parent) => parent.sha.toLowerCase())
     }))
   }
 }
