@@ -38,14 +38,14 @@ export function mdCode(text: string): string {
 }
 
 /** A fenced code block that the content cannot close. */
-export function mdFence(text: string, info = 'text'): string {
+export function mdFence(text: string): string {
   const clean = text.replace(CONTROL_CHARS, visibleEscape).replace(/@/g, '@\u200b')
   const longest = Math.max(
     0,
     ...[...clean.matchAll(/`+/g)].map((match) => match[0].length)
   )
   const fence = '`'.repeat(Math.max(3, longest + 1))
-  return `${fence}${info}\n${clean}\n${fence}`
+  return `${fence}text\n${clean}\n${fence}`
 }
 
 /**

@@ -2,7 +2,8 @@
  * The terminal report: the headline, what was selected, one entry per receipt with its
  * findings by severity, then a summary line that says what to do. Wrapped lines stay
  * indented under their entry, so a long run's verdict does not scroll away in rows
- * wrapped at column 0. Colours only on a TTY; receipt text is made terminal-safe.
+ * wrapped at column 0. Colours only on a TTY; every entry's text is made terminal-safe
+ * in one place, `entry`, so no receipt field can reach the screen unescaped.
  */
 import type { Conclusion } from '../gate/gate.js'
 import { hintItem } from '../gate/deferred.js'
@@ -45,7 +46,7 @@ export function renderText(
   ): void => {
     const painted = color ? `\u001b[${colour}m${mark}\u001b[0m` : mark
     const lines = wrap(
-      text,
+      terminalLine(text),
       cols - lead - (mark ? [...mark].length + 1 : 0),
       cols - indent
     )
@@ -55,7 +56,7 @@ export function renderText(
   const { conclusion, head } = report
   entry(
     0,
-    `— ${terminalLine(renderTitle(report))} (head ${shortSha(head)})`,
+    `— ${renderTitle(report)} (head ${shortSha(head)})`,
     2,
     `${MARK[conclusion][0]} ${conclusion}`,
     MARK[conclusion][1]
@@ -63,10 +64,10 @@ export function renderText(
   entry(2, selectionLine(report), 4)
   for (const row of report.receipts) {
     const what = [row.type, row.mode, row.verdict]
-      .map((v) => terminalLine(v ?? '—'))
+      .map((v) => v ?? '—')
       .concat(drawsLabel(row.draws))
       .join(' ')
-    const text = `${terminalLine(row.path)}  ${what}  ${terminalLine(row.reason)}`
+    const text = `${row.path}  ${what}  ${row.reason}`
     entry(2, text, 6, ...MARK[row.conclusion])
     for (const severity of ['P0', 'P1', 'P2', 'P3']) {
       const findings = row.findings.filter((f) => f.severity === severity)
@@ -75,27 +76,21 @@ export function renderText(
     }
   }
   for (const type of report.missing)
-    entry(
-      2,
-      `missing: no current ${terminalLine(type)} for ${shortSha(head)}`,
-      6,
-      '✗',
-      31
-    )
+    entry(2, `missing: no current ${type} for ${shortSha(head)}`, 6, ...MARK.failure)
   const d = report.deferred
-  if (d.skipped) entry(2, `deferred audit: ${terminalLine(auditSkipped(d.notes))}`, 4)
+  if (d.skipped) entry(2, `deferred audit: ${auditSkipped(d.notes)}`, 4)
   else {
     entry(2, `deferred audit: ${d.named} of ${d.expected} named in the PR body`, 4)
     for (const hint of d.hints) {
-      entry(4, `not named: ${terminalLine(hintItem(hint))}`, 6)
+      entry(4, `not named: ${hintItem(hint)}`, 6)
       const nearMiss =
         hint.nearMiss === null ? [] : [`near miss: ${hint.nearMiss.trim()}`]
       for (const line of [...nearMiss, `why: ${hint.why}`, `paste: ${hint.paste}`])
-        entry(6, terminalLine(line), 8)
+        entry(6, line, 8)
     }
   }
   for (const note of report.notes.filter((n) => !d.notes.includes(n)))
-    entry(2, `note: ${terminalLine(note)}`, 4)
+    entry(2, `note: ${note}`, 4)
   const coverage = report.coverage
   if (coverage)
     entry(
@@ -120,7 +115,7 @@ function selectionLine(report: Report): string {
   const from = report.base
     ? ` changed since ${shortSha(report.base)} (the merge base)`
     : ''
-  return `selected: ${plural(selected, 'receipt')}${from}; required: ${report.required.length ? report.required.map(terminalLine).join(', ') : 'nothing'}`
+  return `selected: ${plural(selected, 'receipt')}${from}; required: ${report.required.length ? report.required.join(', ') : 'nothing'}`
 }
 
 const STATES = ['current', 'stale', 'ambiguous', 'unreadable'] as const
@@ -149,7 +144,7 @@ function nextStep(report: Report): string {
   if (codes.has('stale-unresolved'))
     return `review the head ${head} again for each stale receipt that asked for changes`
   if (report.missing.length > 0)
-    return `review ${head} to add a current ${report.missing.map(terminalLine).join(', ')} receipt`
+    return `review ${head} to add a current ${report.missing.join(', ')} receipt`
   if (codes.has('needs-human')) return 'a human must review: the reviewer asks for one'
   if (report.deferred.unnamed.length > 0)
     return 'name each deferred finding in the PR body'
@@ -188,6 +183,6 @@ function wrap(text: string, first: number, next: number): string[] {
 }
 
 function findingLine(f: ReportFinding): string {
-  const where = f.anchor ? ` ${terminalLine(anchorText(f.anchor))}` : ''
-  return `[${f.classification}, ${f.status}, confidence ${f.confidence}]${where} — ${terminalLine(f.title)}`
+  const where = f.anchor ? ` ${anchorText(f.anchor)}` : ''
+  return `[${f.classification}, ${f.status}, confidence ${f.confidence}]${where} — ${f.title}`
 }
