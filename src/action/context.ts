@@ -1,6 +1,6 @@
 /** The run's environment, read once: event, repository, run ids, API URL, workspace. */
-import { readFileSync } from 'node:fs'
-import { isJsonObject, readJsonBytes, type JsonObject } from '../receipts/json.js'
+import { context } from '@actions/github'
+import { isJsonObject, type JsonObject } from '../receipts/json.js'
 
 export interface RunContext {
   eventName: string
@@ -14,12 +14,16 @@ export interface RunContext {
   timeScale: number
 }
 
-/** Reads `GITHUB_*` variables and the event payload file. */
-export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext {
+/**
+ * Reads `GITHUB_*` variables. The event payload is the one `@actions/github` parsed when it
+ * loaded (the client imports it): an absent or non-object one is empty.
+ */
+export function readRunContext(): RunContext {
+  const env = process.env
   const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/')
   return {
     eventName: env.GITHUB_EVENT_NAME ?? '',
-    payload: readPayload(env.GITHUB_EVENT_PATH),
+    payload: isJsonObject(context.payload) ? context.payload : {},
     owner,
     repo,
     runId: env.GITHUB_RUN_ID ?? '',
@@ -28,17 +32,6 @@ export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext
     workspace: env.GITHUB_WORKSPACE || undefined,
     timeScale: timeScaleFrom(env)
   }
-}
-
-/** The event payload; an absent, unreadable or non-object one is empty. */
-function readPayload(path: string | undefined): JsonObject {
-  try {
-    const read = path ? readJsonBytes(readFileSync(path)) : null
-    if (read?.ok && isJsonObject(read.value)) return read.value
-  } catch {
-    // An unreadable payload file: the same as none.
-  }
-  return Object.create(null) as JsonObject
 }
 
 /** `RECEIPT_GATE_TIME_SCALE` (default 1): tests shrink every wait and timeout with it. */
