@@ -77,10 +77,10 @@ export function formatFlag<T extends string>(
 
 /** A pull request number (`what` names where it came from for the error). */
 export function prNumber(value: string, what: string): number {
-  const number = /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : NaN
-  if (!Number.isSafeInteger(number))
+  // At most ten digits: always a safe integer.
+  if (!/^[1-9][0-9]{0,9}$/.test(value))
     throw new CliError(
       `${what} must be a pull request number (got ${JSON.stringify(terminalLine(value))})`
     )
-  return number
+  return Number(value)
 }
