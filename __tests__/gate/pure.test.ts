@@ -211,11 +211,11 @@ describe('options', () => {
     expect(parseOptions({ require: '' }).require).toEqual([])
   })
   it.each([
-    [{ unboundHead: 'sometimes' }, 'unbound-head'],
-    [{ needsHumanConclusion: 'success' }, 'needs-human-conclusion'],
-    [{ auditDeferred: 'yes' }, 'audit-deferred'],
-    [{ maxAnnotations: '-1' }, 'max-annotations'],
-    [{ receiptsDir: '../outside' }, 'receipts-dir'],
+    [{ 'unbound-head': 'sometimes' }, 'unbound-head'],
+    [{ 'needs-human-conclusion': 'success' }, 'needs-human-conclusion'],
+    [{ 'audit-deferred': 'yes' }, 'audit-deferred'],
+    [{ 'max-annotations': '-1' }, 'max-annotations'],
+    [{ 'receipts-dir': '../outside' }, 'receipts-dir'],
     [{ select: 'all,changed' }, 'select']
   ])('%j fails naming %s', (raw, input) => {
     expect(() => parseOptions(raw)).toThrow(OptionError)

@@ -232,10 +232,10 @@ const optionsArb: fc.Arbitrary<GateOptions> = fc
     parseOptions({
       select: 'all',
       require: o.require.join(','),
-      unboundHead: o.unboundHead,
-      needsHumanConclusion: o.needsHuman,
-      auditDeferred: String(o.audit),
-      maxAnnotations: String(o.maxAnnotations)
+      'unbound-head': o.unboundHead,
+      'needs-human-conclusion': o.needsHuman,
+      'audit-deferred': String(o.audit),
+      'max-annotations': String(o.maxAnnotations)
     })
   )
 

@@ -31,11 +31,11 @@ export const INPUT_NAMES = [
   'pull-number'
 ] as const
 
-/** Raw strings by camelCase name, as {@link parseOptions} takes them; `undefined`: not set. */
+/** Each input's raw string by its name; `undefined`: not set. */
 function rawInputs(): Partial<Record<string, string>> {
   return Object.fromEntries(
     INPUT_NAMES.map((name) => [
-      name.replace(/-(.)/g, (_, letter: string) => letter.toUpperCase()),
+      name,
       `INPUT_${name.toUpperCase()}` in process.env ? core.getInput(name) : undefined
     ])
   )
@@ -48,15 +48,15 @@ export function readInputs(): ActionInputs {
   const token = raw.token ?? ''
   if (token !== '') core.setSecret(token)
   const gate = parseOptions(raw)
-  const failStep = (raw.failStep ?? 'true').trim()
+  const failStep = (raw['fail-step'] ?? 'true').trim()
   if (!['true', 'false', 'True', 'False', 'TRUE', 'FALSE'].includes(failStep))
     throw mustBe('fail-step', 'true or false', failStep)
-  const pull = (raw.pullNumber ?? '').trim()
+  const pull = (raw['pull-number'] ?? '').trim()
   if (pull !== '' && !/^[1-9][0-9]{0,9}$/.test(pull))
     throw mustBe('pull-number', 'a pull request number', pull)
   return {
     token,
-    checkName: (raw.checkName ?? '').trim() || 'Review receipts',
+    checkName: (raw['check-name'] ?? '').trim() || 'Review receipts',
     failStep: failStep.toLowerCase() === 'true',
     pullNumber: pull === '' ? null : Number(pull),
     gate

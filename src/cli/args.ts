@@ -26,13 +26,14 @@ export class CliError extends Error {}
 export type FlagSpec = Readonly<Record<string, 'value' | 'boolean'>>
 
 export interface ParsedArgs {
-  flags: Map<string, string | true>
+  /** The flags given, by name: their values ('' for a boolean flag). */
+  flags: Map<string, string>
   positionals: string[]
 }
 
 /** Parses `argv` against `spec`; throws {@link CliError} on anything it does not know. */
 export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
-  const flags = new Map<string, string | true>()
+  const flags = new Map<string, string>()
   const positionals: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] as string
@@ -52,7 +53,7 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
     if (kind === undefined) throw new CliError(`unknown option --${name}`)
     if (kind === 'boolean') {
       if (eq !== -1) throw new CliError(`--${name} takes no value`)
-      flags.set(name, true)
+      flags.set(name, '')
       continue
     }
     const value = eq === -1 ? argv[++i] : word.slice(eq + 1)
@@ -67,25 +68,19 @@ export function formatFlag<T extends string>(
   args: ParsedArgs,
   formats: readonly [T, ...T[]]
 ): T {
-  const value = stringFlag(args, 'format') ?? formats[0]
+  const value = args.flags.get('format') ?? formats[0]
   if ((formats as readonly string[]).includes(value)) return value as T
   throw new CliError(
     `--format must be one of ${formats.join(', ')} (got ${JSON.stringify(value)})`
   )
 }
 
-/** A string flag or undefined. */
-export function stringFlag(args: ParsedArgs, name: string): string | undefined {
-  const value = args.flags.get(name)
-  return typeof value === 'string' ? value : undefined
-}
-
 /** A pull request number (`what` names where it came from for the error). */
 export function prNumber(value: string, what: string): number {
-  const number = /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : NaN
-  if (!Number.isSafeInteger(number))
+  // At most ten digits: always a safe integer.
+  if (!/^[1-9][0-9]{0,9}$/.test(value))
     throw new CliError(
       `${what} must be a pull request number (got ${JSON.stringify(terminalLine(value))})`
     )
-  return number
+  return Number(value)
 }

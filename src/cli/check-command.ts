@@ -21,7 +21,6 @@ import {
   CliError,
   formatFlag,
   prNumber,
-  stringFlag,
   type CliIo,
   type FlagSpec,
   type ParsedArgs
@@ -92,7 +91,7 @@ export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number>
   const format = formatFlag(args, ['text', 'markdown', 'json'])
   const options = gateOptions(args)
   const body = readBody(args, io)
-  const repoDir = resolve(io.cwd, stringFlag(args, 'repo') ?? '.')
+  const repoDir = resolve(io.cwd, args.flags.get('repo') ?? '.')
   const report = await gate({ args, io, repoDir, options, body })
   io.stdout(
     format === 'json'
@@ -108,16 +107,7 @@ export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number>
 
 function gateOptions(args: ParsedArgs): GateOptions {
   try {
-    return parseOptions({
-      receiptsDir: stringFlag(args, 'receipts-dir'),
-      select: stringFlag(args, 'select'),
-      require: stringFlag(args, 'require'),
-      bookkeepingPaths: stringFlag(args, 'bookkeeping-paths'),
-      unboundHead: stringFlag(args, 'unbound-head'),
-      needsHumanConclusion: stringFlag(args, 'needs-human-conclusion'),
-      auditDeferred: stringFlag(args, 'audit-deferred'),
-      coverage: stringFlag(args, 'coverage')
-    })
+    return parseOptions(Object.fromEntries(args.flags))
   } catch (error) {
     if (error instanceof OptionError) throw new CliError(`--${error.message}`)
     throw error
@@ -125,7 +115,7 @@ function gateOptions(args: ParsedArgs): GateOptions {
 }
 
 function readBody(args: ParsedArgs, io: CliIo): string | null {
-  const file = stringFlag(args, 'body-file')
+  const file = args.flags.get('body-file')
   if (file === undefined) return null
   try {
     return new TextDecoder().decode(io.readFile(resolve(io.cwd, file)))
@@ -147,7 +137,7 @@ interface Run {
 async function gate(run: Run): Promise<Report> {
   const land = landContext(run.args, run.io.env)
   if (land === null) {
-    const pr = stringFlag(run.args, 'pr')
+    const pr = run.args.flags.get('pr')
     return pr === undefined ? runCheck(run, null) : runPr(run, pr, null)
   }
   const local = land.head !== null && (await hasCommit(run.repoDir, land.head))
@@ -171,9 +161,9 @@ async function runPr(run: Run, pr: string, expectHead: string | null): Promise<R
   // The GitHub client (Octokit, undici: ~130 ms of every start) is loaded for the API
   // only (issue 23); bundled, it is the chunk files beside dist/cli.js.
   const { checkPullRequest, prTarget } = await import('./pr-source.js')
-  const target = await prTarget(pr, stringFlag(args, 'repo-slug'), run.repoDir, io.env)
+  const target = await prTarget(pr, args.flags.get('repo-slug'), run.repoDir, io.env)
   const checkName = args.flags.has('post')
-    ? (stringFlag(args, 'check-name') ?? 'Review receipts')
+    ? (args.flags.get('check-name') ?? 'Review receipts')
     : null
   const { report, published } = await checkPullRequest(
     target,
@@ -208,18 +198,18 @@ async function runCheck(run: Run, land: LandContext | null): Promise<Report> {
   // Every git question is asked of the top level: the answer must not depend on the
   // folder the CLI was pointed at or run from.
   const { root: repo, shallow } = await openRepository(run.repoDir)
-  const headFlag = stringFlag(args, 'head') ?? land?.head ?? undefined
+  const headFlag = args.flags.get('head') ?? land?.head ?? undefined
   // The base is resolved while the head is; the head's error still comes first.
   const resolving = resolveCommit(repo, headFlag ?? 'HEAD')
   const forking =
     options.select.mode === 'changed'
-      ? findMergeBase(repo, resolving, stringFlag(args, 'base'), land?.baseRef ?? null)
+      ? findMergeBase(repo, resolving, args.flags.get('base'), land?.baseRef ?? null)
       : null
   void forking?.catch(() => undefined)
   const head = await resolving
   const [forkPoint, branch] = await Promise.all([
     forking,
-    stringFlag(args, 'branch') ?? currentBranchAt(repo, head, headFlag)
+    args.flags.get('branch') ?? currentBranchAt(repo, head, headFlag)
   ])
   const source = gitSource({ repo, head, mergeBase: forkPoint, shallow })
   return evaluate({ source, options, body: run.body, branch, base: forkPoint })

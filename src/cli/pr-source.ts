@@ -9,7 +9,7 @@ import { evaluate } from '../gate/evaluate.js'
 import type { GateOptions } from '../gate/options.js'
 import type { Report } from '../gate/report.js'
 import { apiSource } from '../github/api-source.js'
-import { createClient, GitHubError } from '../github/client.js'
+import { createClient, GitHubError, type Octokit } from '../github/client.js'
 import { getPullRequest } from '../github/pulls.js'
 import { timeScaleFrom } from '../action/context.js'
 import { git } from '../source/git.js'
@@ -20,8 +20,7 @@ export interface PrTarget {
   owner: string
   repo: string
   number: number
-  token: string
-  apiUrl: string
+  octokit: Octokit
   /** The web address of the repository, for the report's `file:line` links (as the action's). */
   repositoryUrl: string
   timeScale: number
@@ -57,6 +56,7 @@ export async function prTarget(
       `reading pull request #${number} needs a token: set GITHUB_TOKEN or GH_TOKEN`
     )
   const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '')
+  const timeScale = timeScaleFrom(env)
   // Links go to GITHUB_SERVER_URL as the action reads it, else the server of a GitHub
   // Enterprise Server API (`https://HOST/api/v3`), else github.com.
   const server = env.GITHUB_SERVER_URL
@@ -66,10 +66,9 @@ export async function prTarget(
     owner: match[1] as string,
     repo: match[2] as string,
     number,
-    token,
-    apiUrl,
+    octokit: createClient({ token, baseUrl: apiUrl, timeScale }),
     repositoryUrl: `${server}/${match[1]}/${match[2]}`,
-    timeScale: timeScaleFrom(env)
+    timeScale
   }
 }
 
@@ -94,12 +93,7 @@ export async function checkPullRequest(
   expectHead: string | null,
   checkName: string | null
 ): Promise<{ report: Report; published: Published | null }> {
-  const octokit = createClient({
-    token: target.token,
-    baseUrl: target.apiUrl,
-    timeScale: target.timeScale
-  })
-  const { owner, repo, number } = target
+  const { owner, repo, number, octokit } = target
   const pull = await api(target, 'read', async () =>
     getPullRequest(octokit, owner, repo, number)
   )

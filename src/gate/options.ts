@@ -31,8 +31,8 @@ export interface GateOptions {
   coverage: (typeof COVERAGE_MODES)[number]
 }
 
-/** Raw values as typed by a user (action inputs or CLI flags); undefined = default. */
-export type RawOptions = { [K in keyof GateOptions]?: string }
+/** Raw values as typed, by input name (= the CLI flag's); undefined = default. */
+export type RawOptions = Readonly<Partial<Record<string, string>>>
 
 /** A setting with a value it cannot take. `input` is the kebab-case name. */
 export class OptionError extends Error {
@@ -62,22 +62,20 @@ export function parseList(value: string): string[] {
 }
 
 function oneOf<T extends string>(
+  raw: RawOptions,
   input: string,
-  value: string | undefined,
   allowed: readonly T[],
   fallback: T
 ): T {
+  const value = raw[input]
   const trimmed = value?.trim()
   if (!trimmed) return fallback
   if ((allowed as readonly string[]).includes(trimmed)) return trimmed as T
   throw mustBe(input, `one of ${allowed.join(', ')}`, value)
 }
 
-function parseBoolean(
-  input: string,
-  value: string | undefined,
-  fallback: boolean
-): boolean {
+function parseBoolean(raw: RawOptions, input: string, fallback: boolean): boolean {
+  const value = raw[input]
   const trimmed = value?.trim()
   if (!trimmed) return fallback
   // The YAML 1.2 core schema spellings, as @actions/core's getBooleanInput takes them.
@@ -135,22 +133,22 @@ function parseMax(value: string | undefined): number {
 /** Builds validated settings; throws {@link OptionError} on the first bad value. */
 export function parseOptions(raw: RawOptions): GateOptions {
   return {
-    receiptsDir: parseReceiptsDir(raw.receiptsDir),
+    receiptsDir: parseReceiptsDir(raw['receipts-dir']),
     select: parseSelect(raw.select),
     require: parseRequire(raw.require),
     bookkeepingPaths:
-      raw.bookkeepingPaths === undefined
+      raw['bookkeeping-paths'] === undefined
         ? [...DEFAULT_BOOKKEEPING]
-        : parseList(raw.bookkeepingPaths),
-    unboundHead: oneOf('unbound-head', raw.unboundHead, UNBOUND_HEAD_POLICIES, 'history'),
+        : parseList(raw['bookkeeping-paths']),
+    unboundHead: oneOf(raw, 'unbound-head', UNBOUND_HEAD_POLICIES, 'history'),
     needsHumanConclusion: oneOf(
+      raw,
       'needs-human-conclusion',
-      raw.needsHumanConclusion,
       NEEDS_HUMAN_CONCLUSIONS,
       'action_required'
     ),
-    auditDeferred: parseBoolean('audit-deferred', raw.auditDeferred, true),
-    maxAnnotations: parseMax(raw.maxAnnotations),
-    coverage: oneOf('coverage', raw.coverage, COVERAGE_MODES, 'report')
+    auditDeferred: parseBoolean(raw, 'audit-deferred', true),
+    maxAnnotations: parseMax(raw['max-annotations']),
+    coverage: oneOf(raw, 'coverage', COVERAGE_MODES, 'report')
   }
 }
