@@ -31,8 +31,14 @@ export interface GateOptions {
   coverage: (typeof COVERAGE_MODES)[number]
 }
 
-/** Raw values as typed, by input name (= the CLI flag's); undefined = default. */
-export type RawOptions = Readonly<Partial<Record<string, string>>>
+/** A setting's input name (= the CLI flag's): its key in kebab case (`receipts-dir`). */
+type Kebab<S extends string> = S extends `${infer H}${infer T}`
+  ? `${H extends Lowercase<H> ? H : `-${Lowercase<H>}`}${Kebab<T>}`
+  : S
+type InputName = Kebab<keyof GateOptions>
+
+/** Raw values as typed, by input name; undefined = default. */
+export type RawOptions = Readonly<Partial<Record<InputName, string>>>
 
 /** A setting with a value it cannot take. `input` is the kebab-case name. */
 export class OptionError extends Error {
@@ -63,7 +69,7 @@ export function parseList(value: string): string[] {
 
 function oneOf<T extends string>(
   raw: RawOptions,
-  input: string,
+  input: InputName,
   allowed: readonly T[],
   fallback: T
 ): T {
@@ -74,7 +80,7 @@ function oneOf<T extends string>(
   throw mustBe(input, `one of ${allowed.join(', ')}`, value)
 }
 
-function parseBoolean(raw: RawOptions, input: string, fallback: boolean): boolean {
+function parseBoolean(raw: RawOptions, input: InputName, fallback: boolean): boolean {
   const value = raw[input]
   const trimmed = value?.trim()
   if (!trimmed) return fallback
