@@ -996,20 +996,22 @@ async function findPullRequestByHead(octokit, owner, repo, head) {
     return pulls.find((pull) => pull.head.sha === head.sha)?.number ?? null;
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: ./src/receipts/json.ts
 var json = __webpack_require__(4983);
 ;// CONCATENATED MODULE: ./src/action/context.ts
 /** The run's environment, read once: event, repository, run ids, API URL, workspace. */
 
 
-/** Reads `GITHUB_*` variables and the event payload file. */
-function readRunContext(env = process.env) {
+/**
+ * Reads `GITHUB_*` variables. The event payload is the one `@actions/github` parsed when it
+ * loaded (the client imports it): an absent or non-object one is empty.
+ */
+function readRunContext() {
+    const env = process.env;
     const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
     return {
         eventName: env.GITHUB_EVENT_NAME ?? '',
-        payload: readPayload(env.GITHUB_EVENT_PATH),
+        payload: isJsonObject(context.payload) ? context.payload : {},
         owner,
         repo,
         runId: env.GITHUB_RUN_ID ?? '',
@@ -1018,18 +1020,6 @@ function readRunContext(env = process.env) {
         workspace: env.GITHUB_WORKSPACE || undefined,
         timeScale: timeScaleFrom(env)
     };
-}
-/** The event payload; an absent, unreadable or non-object one is empty. */
-function readPayload(path) {
-    try {
-        const read = path ? readJsonBytes(readFileSync(path)) : null;
-        if (read?.ok && isJsonObject(read.value))
-            return read.value;
-    }
-    catch {
-        // An unreadable payload file: the same as none.
-    }
-    return Object.create(null);
 }
 /** `RECEIPT_GATE_TIME_SCALE` (default 1): tests shrink every wait and timeout with it. */
 function timeScaleFrom(env) {
@@ -1075,6 +1065,7 @@ async function prTarget(pr, slugFlag, repoDir, env) {
     if (!token)
         throw new args/* CliError */.z1(`reading pull request #${number} needs a token: set GITHUB_TOKEN or GH_TOKEN`);
     const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+    const timeScale = timeScaleFrom(env);
     // Links go to GITHUB_SERVER_URL as the action reads it, else the server of a GitHub
     // Enterprise Server API (`https://HOST/api/v3`), else github.com.
     const server = env.GITHUB_SERVER_URL
@@ -1084,10 +1075,9 @@ async function prTarget(pr, slugFlag, repoDir, env) {
         owner: match[1],
         repo: match[2],
         number,
-        token,
-        apiUrl,
+        octokit: createClient({ token, baseUrl: apiUrl, timeScale }),
         repositoryUrl: `${server}/${match[1]}/${match[2]}`,
-        timeScale: timeScaleFrom(env)
+        timeScale
     };
 }
 /** OWNER/REPO of the `origin` remote when it is a GitHub-style URL, else null. */
@@ -1102,12 +1092,7 @@ async function originSlug(repoDir) {
  * then posts the check run named `checkName` on its head, when one is named.
  */
 async function checkPullRequest(target, options, expectHead, checkName) {
-    const octokit = createClient({
-        token: target.token,
-        baseUrl: target.apiUrl,
-        timeScale: target.timeScale
-    });
-    const { owner, repo, number } = target;
+    const { owner, repo, number, octokit } = target;
     const pull = await api(target, 'read', async () => getPullRequest(octokit, owner, repo, number));
     // The land step judged one head: a PR that moved since is a different question.
     if (expectHead !== null && pull.headSha.toLowerCase() !== expectHead.toLowerCase())
