@@ -1,8 +1,8 @@
 /**
  * GitHub's REST answers, checked where they enter: every answer may be hostile (a proxy,
  * an impostor at `GITHUB_API_URL`), and Octokit's types only say what GitHub documents.
- * Per route the product reads, the fields it reads; a route it does not read is not
- * checked. A malformed answer fails its request with the field that is wrong, so it
+ * Per route the product reads, the fields it reads (optional where it can do without
+ * one); a route it does not read is not checked. A malformed answer fails its request with the field that is wrong, so it
  * becomes an unreadable receipt, an unknown or the step's message, never a TypeError
  * deep in the gate. The GraphQL answers have their own schemas (graphql-source.ts).
  */
@@ -12,15 +12,15 @@ const Sha = z.object({ sha: z.string() })
 const Commit = z.object({ sha: z.string(), parents: z.array(Sha) })
 const CheckRun = z.object({
   id: z.number(),
-  html_url: z.string().nullable(),
-  external_id: z.string().nullable(),
+  html_url: z.string().nullish(),
+  external_id: z.string().nullish(),
   output: z.object({ annotations_count: z.number() })
 })
 const Files = z.array(
   z.object({
     filename: z.string(),
     previous_filename: z.string().optional(),
-    status: z.string(),
+    status: z.string().optional(),
     patch: z.string().optional()
   })
 )
