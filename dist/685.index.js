@@ -35,8 +35,8 @@ var schemas = __webpack_require__(8816);
 /**
  * GitHub's REST answers, checked where they enter: every answer may be hostile (a proxy,
  * an impostor at `GITHUB_API_URL`), and Octokit's types only say what GitHub documents.
- * Per route the product reads, the fields it reads; a route it does not read is not
- * checked. A malformed answer fails its request with the field that is wrong, so it
+ * Per route the product reads, the fields it reads (optional where it can do without
+ * one); a route it does not read is not checked. A malformed answer fails its request with the field that is wrong, so it
  * becomes an unreadable receipt, an unknown or the step's message, never a TypeError
  * deep in the gate. The GraphQL answers have their own schemas (graphql-source.ts).
  */
@@ -45,14 +45,14 @@ const Sha = schemas/* object */.Ikc({ sha: schemas/* string */.YjP() });
 const Commit = schemas/* object */.Ikc({ sha: schemas/* string */.YjP(), parents: schemas/* array */.YOg(Sha) });
 const CheckRun = schemas/* object */.Ikc({
     id: schemas/* number */.aig(),
-    html_url: schemas/* string */.YjP().nullable(),
-    external_id: schemas/* string */.YjP().nullable(),
+    html_url: schemas/* string */.YjP().nullish(),
+    external_id: schemas/* string */.YjP().nullish(),
     output: schemas/* object */.Ikc({ annotations_count: schemas/* number */.aig() })
 });
 const Files = schemas/* array */.YOg(schemas/* object */.Ikc({
     filename: schemas/* string */.YjP(),
     previous_filename: schemas/* string */.YjP().optional(),
-    status: schemas/* string */.YjP(),
+    status: schemas/* string */.YjP().optional(),
     patch: schemas/* string */.YjP().optional()
 }));
 const Repo = schemas/* object */.Ikc({ full_name: schemas/* string */.YjP() });
