@@ -3,6 +3,7 @@
  * from, and — once the heads are judged — its report row and problems. Pure: the
  * pipeline in `evaluate.ts` asks the source and hands the answers in.
  */
+import { basename } from 'node:path/posix'
 import { checkEnvelope } from '../receipts/envelope.js'
 import { drawCount } from '../receipts/draws.js'
 import { own, type JsonObject, type JsonValue } from '../receipts/json.js'
@@ -58,11 +59,11 @@ export function classify(plan: ReceiptPlan, blobs: Blobs): Pending {
     latest = { receipt, findings }
   }
   const history = plan.history.map((entry) => ({
-    name: baseName(entry.path),
+    name: basename(entry.path),
     bytes: blobOf(entry, blobs)
   }))
   const loaded = loadGenerations(
-    latest && { ...latest, receipt: latest.receipt.data, name: baseName(plan.path) },
+    latest && { ...latest, receipt: latest.receipt.data, name: basename(plan.path) },
     history
   )
   const receipt = latest?.receipt ?? null
@@ -93,10 +94,6 @@ function blobOf(entry: TreeEntry, blobs: Blobs): HistoryFile['bytes'] {
   const found = blobs.get(entry.sha)
   if (found instanceof Uint8Array) return found
   return { unreadable: `cannot read ${entry.path}: ${found ?? 'blob missing'}` }
-}
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1)
 }
 
 /** Judgements and history-rule commits, resolved concurrently, one per distinct SHA. */

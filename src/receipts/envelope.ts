@@ -4,6 +4,7 @@
  * and — when the file name has one of the guard's forms — `type` and `id` as the name says.
  * Every other envelope key is allowed.
  */
+import { basename } from 'node:path/posix'
 import type { z } from 'zod'
 import { isJsonObject, own, type JsonValue } from './json.js'
 import { EnvelopeSchema } from './schema.js'
@@ -23,7 +24,7 @@ const NAME_FORM = new RegExp(
 
 /** The (type, id) a receipt's file name implies, or null when it has none of the forms. */
 function typeAndIdFromName(path: string): { type: string; id: string } | null {
-  const match = NAME_FORM.exec(path.slice(path.lastIndexOf('/') + 1))
+  const match = NAME_FORM.exec(basename(path))
   if (!match) return null
   return { type: `${match[1] ?? 'impl'}_review`, id: (match[2] ?? match[3]) as string }
 }
