@@ -105,7 +105,7 @@ describe('README workflow examples', () => {
   })
 
   it('workflow_run: gates only completed pull_request runs that were not skipped', () => {
-    const [{ workflow }] = named('workflow_run') as [{ workflow: YamlMap }]
+    const workflow = named('workflow_run')[0]!.workflow
     expect(mapOf(mapOf(workflow.on).workflow_run).types).toEqual(['completed'])
     const condition = textOf(jobsOf(workflow)[0]?.if)
     expect(condition).toContain("github.event.workflow_run.event == 'pull_request'")
@@ -113,7 +113,7 @@ describe('README workflow examples', () => {
   })
 
   it('workflow_dispatch: its pull-number input goes to the action', () => {
-    const [{ workflow }] = named('workflow_dispatch') as [{ workflow: YamlMap }]
+    const workflow = named('workflow_dispatch')[0]!.workflow
     const inputs = mapOf(mapOf(mapOf(workflow.on).workflow_dispatch).inputs)
     expect(mapOf(inputs['pull-number']).required).toBe(true)
     const [step] = stepsOf(workflow)
