@@ -6,7 +6,11 @@
  * `--select all` and globs computed no merge base, so coverage and the diff were unknown.
  */
 import { afterAll, describe, expect, it, jest } from '@jest/globals'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Report } from '../../src/gate/report.js'
+import { createClient } from '../../src/github/client.js'
+import { prCommitMethods } from '../../src/github/pr-commits.js'
 import { checkJson, runCli } from '../support/check-cli.js'
 import { GitRepo } from '../support/git-repo.js'
 import { startFakeGitHub } from '../support/github-api/server.js'
@@ -134,6 +138,75 @@ describe('a merge commit that carries its own code is a code commit', () => {
     for (const report of [git, api]) {
       expect(report.coverage?.unreviewed).toEqual([merge])
       expect(report.conclusion).toBe('failure')
+    }
+  })
+})
+
+describe('a merge whose own paths cannot be established is code (fail closed)', () => {
+  it('a diff from a parent too large to list, or an answer without `files`: unknown paths', async () => {
+    const { repo, base } = forked()
+    const c1 = repo.write({ 'src/t1.ts': '1\n' }).commit('task 1')
+    repo.checkout('main')
+    // Main's side brings 300 files: the merge's diff from the feature parent is cut there.
+    const many = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [`lib/f${i}.ts`, `${i}\n`])
+    )
+    repo.write(many).commit('main moves on a lot')
+    repo.checkout('feature')
+    const merge = repo.merge('main')
+    // Review 1 holds c1; review 2, current, starts at the merge: nothing holds the merge.
+    repo.write({
+      [`${DIR}/impl-fn-1.1.json`]: receiptWith(c1, base, { id: 'fn-1.1' }),
+      [`${DIR}/impl-fn-1.2.json`]: receiptWith(merge, merge, { id: 'fn-1.2' })
+    })
+    repo.commit('chore(flow): reviews')
+    const fake = await startFakeGitHub({
+      repo,
+      pulls: [{ number: 1, head: { ref: 'feature' }, base: { ref: 'main' }, body: '' }]
+    })
+    // The same API, with `files` dropped from every commit and compare answer.
+    const proxy = createServer((req, res) => {
+      void fetch(`${fake.url}${req.url ?? ''}`, {
+        headers: { authorization: req.headers.authorization ?? '' }
+      }).then(async (answer) => {
+        const body = (await answer.json()) as Record<string, unknown>
+        if (!Array.isArray(body)) delete body.files
+        res.writeHead(answer.status, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(body))
+      })
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    try {
+      const paths = async (url: string) => {
+        const octokit = createClient({ token: 't', baseUrl: url, timeScale: 0.001 })
+        const head = repo.revParse('feature')
+        const on = { octokit, owner: 'acme', repo: 'widgets', head, pullNumber: 1 }
+        return prCommitMethods(on).commitPaths?.([c1, merge])
+      }
+      // Cut at 300 files: the merge is unknown (code), the plain commit is listed.
+      expect(await paths(fake.url)).toEqual(
+        new Map([
+          [c1, ['src/t1.ts']],
+          [merge, null]
+        ])
+      )
+      const { port } = proxy.address() as AddressInfo
+      expect(await paths(`http://127.0.0.1:${port}`)).toEqual(
+        new Map([
+          [c1, null],
+          [merge, null]
+        ])
+      )
+      // Through the gate: git lists the clean merge as changing no path; the API cannot
+      // tell, so it counts it as code, unreviewed, and coverage: require fails there.
+      const { git, api } = await bothSources(repo, '--coverage', 'require')
+      expect(git.coverage?.list.map((c) => c.sha)).toEqual([c1])
+      expect(git.conclusion).toBe('success')
+      expect(api.coverage?.unreviewed).toEqual([merge])
+      expect(api.conclusion).toBe('failure')
+    } finally {
+      proxy.close()
+      await fake.close()
     }
   })
 })
