@@ -1,19 +1,24 @@
 /**
  * Three ways the gate passed what it cannot prove, each built for real and run on the
- * git source (`check`) and the API source (`check --pr` over real HTTP against the local
- * GitHub API, backed by the same repository): a merge commit carrying its own code
- * escaped review coverage; bookkeeping exclusions matched by letter case only as written;
- * `--select all` and globs computed no merge base, so coverage and the diff were unknown.
+ * git source (`check`) and the API source (`check --pr`, and the bundled action on an
+ * empty workspace, over real HTTP against the local GitHub API backed by the same
+ * repository): a merge commit carrying its own code escaped review coverage; bookkeeping
+ * exclusions matched only in the letter case written; `--select all` and globs computed
+ * no merge base, so coverage and the diff were unknown.
  */
 import { afterAll, describe, expect, it, jest } from '@jest/globals'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import type { Report } from '../../src/gate/report.js'
 import { createClient } from '../../src/github/client.js'
 import { prCommitMethods } from '../../src/github/pr-commits.js'
 import { checkJson, runCli } from '../support/check-cli.js'
 import { GitRepo } from '../support/git-repo.js'
-import { startFakeGitHub } from '../support/github-api/server.js'
+import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
+import { runAction } from '../support/runner.js'
 import { receiptWith } from '../action/support.js'
 
 // Each case runs the CLI on git and on the local API.
@@ -23,11 +28,11 @@ const DIR = '.flow/review-receipts'
 const cleanups: Array<() => void> = []
 afterAll(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
 
-/** The gate's report for PR `feature` → main, from git and from the API. */
+/** The gate's report for PR `feature` → main, from git, `check --pr` and the action. */
 async function bothSources(
   repo: GitRepo,
   ...flags: string[]
-): Promise<{ git: Report; api: Report; requests: string[] }> {
+): Promise<{ git: Report; api: Report; requests: string[]; action: Report }> {
   const { report: git } = await checkJson(repo.path, '--base', 'main', ...flags)
   const fake = await startFakeGitHub({
     repo,
@@ -43,11 +48,37 @@ async function bothSources(
       }
     })
     expect(run.stderr).toBe('')
-    fake.assertNoViolations()
     const requests = fake.requests.map((r) => `${r.operationId ?? ''} ${r.path}`)
-    return { git, api: JSON.parse(run.stdout) as Report, requests }
+    const action = await actionOnApi(fake, flags)
+    fake.assertNoViolations()
+    return { git, api: JSON.parse(run.stdout) as Report, requests, action }
   } finally {
     await fake.close()
+  }
+}
+
+/**
+ * The bundled action on PR 1 with an empty workspace (the API source, its commit graph
+ * from the GraphQL read); the CLI's `--name value` flags are its inputs.
+ */
+async function actionOnApi(fake: FakeGitHub, flags: readonly string[]): Promise<Report> {
+  const workspace = mkdtempSync(join(tmpdir(), 'rg-ws-'))
+  const inputs = Object.fromEntries(
+    flags.flatMap((flag, i) => (i % 2 === 0 ? [[flag.slice(2), flags[i + 1] ?? '']] : []))
+  )
+  const run = await runAction({
+    fake,
+    event: { name: 'pull_request', pull: 1 },
+    workspace,
+    inputs,
+    env: { RECEIPT_GATE_TIME_SCALE: '0.001' }
+  })
+  try {
+    expect(run.stderr).toBe('')
+    return JSON.parse(readFileSync(run.outputs.report ?? '', 'utf8')) as Report
+  } finally {
+    run.cleanup()
+    rmSync(workspace, { recursive: true, force: true })
   }
 }
 
@@ -98,8 +129,12 @@ describe('a merge commit that carries its own code is a code commit', () => {
     ['edits src/util.ts', { 'src/util.ts': utilWith(5, 'steal()') }]
   ])('inside the merge %s: unreviewed, and coverage: require fails', async (_, edit) => {
     const { repo, merge, c1, c2 } = mergedPr(edit)
-    const { git, api, requests } = await bothSources(repo, '--coverage', 'require')
-    for (const report of [git, api]) {
+    const { git, api, action, requests } = await bothSources(
+      repo,
+      '--coverage',
+      'require'
+    )
+    for (const report of [git, api, action]) {
       expect(report.coverage?.unreviewed).toEqual([merge])
       expect(report.coverage?.unknown).toEqual([])
       expect(report.conclusion).toBe('failure')
@@ -118,8 +153,8 @@ describe('a merge commit that carries its own code is a code commit', () => {
   it('a clean merge is no code commit: every code commit reviewed, require passes', async () => {
     // The merge's own edit is bookkeeping only: still clean as far as code goes.
     const { repo, merge } = mergedPr({ '.flow/specs/fn-1.md': 'notes\n' })
-    const { git, api } = await bothSources(repo, '--coverage', 'require')
-    for (const report of [git, api]) {
+    const { git, api, action } = await bothSources(repo, '--coverage', 'require')
+    for (const report of [git, api, action]) {
       expect(report.coverage).toMatchObject({ unreviewed: [], unknown: [] })
       expect(report.coverage?.list.map((c) => c.sha)).not.toContain(merge)
       expect(report.conclusion).toBe('success')
@@ -134,8 +169,8 @@ describe('a merge commit that carries its own code is a code commit', () => {
       { 'src/util.ts': utilWith(20, 'main') },
       { 'src/util.ts': utilWith(1, 'feature') }
     )
-    const { git, api } = await bothSources(repo, '--coverage', 'require')
-    for (const report of [git, api]) {
+    const { git, api, action } = await bothSources(repo, '--coverage', 'require')
+    for (const report of [git, api, action]) {
       expect(report.coverage?.unreviewed).toEqual([merge])
       expect(report.conclusion).toBe('failure')
     }
@@ -199,10 +234,11 @@ describe('a merge whose own paths cannot be established is code (fail closed)', 
       )
       // Through the gate: git lists the clean merge as changing no path; the API cannot
       // tell, so it counts it as code, unreviewed, and coverage: require fails there.
-      const { git, api } = await bothSources(repo, '--coverage', 'require')
+      const { git, api, action } = await bothSources(repo, '--coverage', 'require')
       expect(git.coverage?.list.map((c) => c.sha)).toEqual([c1])
       expect(git.conclusion).toBe('success')
-      expect(api.coverage?.unreviewed).toEqual([merge])
+      for (const report of [api, action])
+        expect(report.coverage?.unreviewed).toEqual([merge])
       expect(api.conclusion).toBe('failure')
     } finally {
       proxy.close()
@@ -232,8 +268,8 @@ describe('bookkeeping exclusions match whatever the letter case', () => {
   ])(
     '%s after the review (.flow/bin, .flow/config.json on macOS and Windows) makes it stale',
     async (path) => {
-      const { git, api } = await bothSources(reviewedThen({ [path]: 'x\n' }))
-      for (const report of [git, api]) {
+      const { git, api, action } = await bothSources(reviewedThen({ [path]: 'x\n' }))
+      for (const report of [git, api, action]) {
         expect(report.receipts[0]).toMatchObject({ currentness: 'stale' })
         expect(report.receipts[0]?.reason).toContain(path)
         expect(report.conclusion).toBe('failure')
@@ -249,9 +285,9 @@ describe('bookkeeping exclusions match whatever the letter case', () => {
     )
     const notIncluded = await bothSources(reviewedThen({ 'Docs/x.md': 'x\n' }), ...flags)
     const included = await bothSources(reviewedThen({ 'docs/x.md': 'x\n' }), ...flags)
-    for (const report of [excluded.git, excluded.api, notIncluded.git, notIncluded.api])
+    for (const report of [excluded, notIncluded].flatMap((r) => [r.git, r.api, r.action]))
       expect(report.receipts[0]).toMatchObject({ currentness: 'stale' })
-    for (const report of [included.git, included.api])
+    for (const report of [included.git, included.api, included.action])
       expect(report.receipts[0]).toMatchObject({ currentness: 'current' })
   })
 })
@@ -268,8 +304,8 @@ describe('the merge base does not depend on the selection', () => {
       })
       repo.commit('chore(flow): review')
       const flags = ['--select', select, '--coverage', 'require']
-      const { git, api } = await bothSources(repo, ...flags)
-      for (const report of [git, api]) {
+      const { git, api, action } = await bothSources(repo, ...flags)
+      for (const report of [git, api, action]) {
         expect(report.coverage).toMatchObject({
           commits: 1,
           reviewed: 1,
