@@ -18,8 +18,7 @@ import { prCommitMethods } from '../../src/github/pr-commits.js'
 import { checkJson, runCli } from '../support/check-cli.js'
 import { GitRepo } from '../support/git-repo.js'
 import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
-import { runAction } from '../support/runner.js'
-import { receiptWith } from '../action/support.js'
+import { receiptWith, runOnPr } from '../action/support.js'
 
 // Each case runs the CLI on git and on the local API.
 jest.setTimeout(60_000)
@@ -66,13 +65,7 @@ async function actionOnApi(fake: FakeGitHub, flags: readonly string[]): Promise<
   const inputs = Object.fromEntries(
     flags.flatMap((flag, i) => (i % 2 === 0 ? [[flag.slice(2), flags[i + 1] ?? '']] : []))
   )
-  const run = await runAction({
-    fake,
-    event: { name: 'pull_request', pull: 1 },
-    workspace,
-    inputs,
-    env: { RECEIPT_GATE_TIME_SCALE: '0.001' }
-  })
+  const run = await runOnPr({ fake, emptyWorkspace: workspace }, { inputs })
   try {
     expect(run.stderr).toBe('')
     return JSON.parse(readFileSync(run.outputs.report ?? '', 'utf8')) as Report
