@@ -313,4 +313,19 @@ describe('the merge base does not depend on the selection', () => {
       }
     }
   )
+
+  it('--select all with no base to find: an environment error (exit 2), as with changed', async () => {
+    const repo = GitRepo.init({ branch: 'trunk' })
+    cleanups.push(() => repo.cleanup())
+    repo.write({ 'src/a.ts': 'a\n' }).commit('trunk')
+    for (const select of ['all', 'changed']) {
+      const run = await runCli(['check', '--repo', repo.path, '--select', select])
+      expect(run).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining(
+          'no base branch found (origin/HEAD, main, master)'
+        )
+      })
+    }
+  })
 })
