@@ -59,12 +59,13 @@ export interface ChangedFile {
 /** The changed files of a PR, or null when the source could not list them (with why). */
 export type ChangedFiles = { files: ChangedFile[] } | { files: null; note: string }
 
-/** A code-or-not commit of the PR (merge-base..head, merges left out) with the paths it changed. */
+/** A code-or-not commit of the PR (merge-base..head, merges included) with the paths it changed. */
 export interface PrCommit {
   sha: string
   /**
-   * The paths it changed against its parent; null: not listed (the API lists them a
-   * request each: see {@link ReceiptSource.commitPaths}). An unlisted commit is code.
+   * The paths it changed against its parent; a merge's, those that differ from every
+   * parent (its own edit: none for a clean merge). Null: not listed (the API lists them
+   * a request each: see {@link ReceiptSource.commitPaths}). An unlisted commit is code.
    */
   paths: string[] | null
 }
@@ -102,7 +103,7 @@ export interface ReceiptSource {
   ): Promise<Map<string, ReceiptCommit | null>>
   /** The PR's changed files with their patches (merge base..head). */
   changedFiles(): Promise<ChangedFiles>
-  /** The PR's non-merge commits (merge base..head), oldest first; null: unknown. */
+  /** The PR's commits (merge base..head, merges included), oldest first; null: unknown. */
   prCommits(): Promise<{ commits: PrCommit[] } | { commits: null; note: string }>
   /**
    * The PR's commits with their parents (merges included), oldest first, for review
@@ -111,7 +112,10 @@ export interface ReceiptSource {
   prCommitGraph?(): Promise<
     { commits: PrGraphCommit[] } | { commits: null; note: string }
   >
-  /** The paths each commit changed against its first parent (null: not listed whole). */
+  /**
+   * The paths each commit changed against its parent, a merge's against every parent as
+   * {@link PrCommit.paths} says (null: not listed whole).
+   */
   commitPaths?(shas: readonly string[]): Promise<Map<string, string[] | null>>
   /**
    * The PR's commits reachable from `to` and not from `from` (null: the merge base), full

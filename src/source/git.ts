@@ -313,11 +313,13 @@ export function gitSource({
 }
 
 /**
- * The non-merge commits of `range`, oldest first, each with the paths it changed, from
- * one `log` (not a `diff-tree` per commit). Records start with \x01 and the commit id.
+ * The commits of `range`, oldest first, each with the paths it changed, from one `log`
+ * (not a `diff-tree` per commit). A merge's paths are those that differ from every
+ * parent (`-c`): its own edit, none for a clean merge. Records start with \x01 and the
+ * commit id.
  */
 async function prCommitPaths(repo: string, range: string): Promise<PrCommit[]> {
-  const log = words(`log -z --no-merges --reverse --format=%x01%H --name-only --no-renames
+  const log = words(`log -z -c --reverse --format=%x01%H --name-only --no-renames
     --ignore-submodules=none`)
   const out = await git(repo, [...log, range, '--'])
   const commits: Array<PrCommit & { paths: string[] }> = []
