@@ -133,7 +133,35 @@ describe('review coverage through dist/index.js (API source)', () => {
     )
     expect(read).not.toContain(c1)
     expect(read).not.toContain(c2)
-    expect(read).toContain(b2)
+    expect(read).toContain(b1)
+    // The head b2's only parent is the reviewed c2: the head rule's compare c2...b2 is
+    // b2's diff, asked for once, and no read of its own.
+    expect(read).not.toContain(b2)
+    expect(calls('repos/compare-commits-with-basehead')).toEqual(
+      expect.arrayContaining([expect.stringContaining(`${c2}...${b2}`)])
+    )
+    expect(
+      calls('repos/compare-commits-with-basehead').filter((p) => p.includes(`${c2}...`))
+    ).toHaveLength(1)
+  })
+
+  it("reads the commits to classify in the compare's round trip, not after it", async () => {
+    // With 100 ms on every request, a read sent only once the compare is answered would
+    // arrive after it: each read must arrive while the compare is still open.
+    fake().faults.add({ kind: 'latency', ms: 100, route: '*', times: Infinity })
+    try {
+      const { run, report } = await action()
+      expect(report.coverage).toMatchObject({ commits: 2, reviewed: 2 })
+      const compare = run.requests.find(
+        (r) => r.operationId === 'repos/compare-commits-with-basehead' && r.path.includes(c2)
+      )!
+      const reads = run.requests.filter((r) => r.operationId === 'repos/get-commit')
+      expect(reads.length).toBeGreaterThan(0)
+      for (const read of reads)
+        expect(read.receivedMs).toBeLessThan(compare.receivedMs + compare.durationMs)
+    } finally {
+      fake().faults.clear()
+    }
   })
 
   it('finds a code commit a later review skipped; require fails on it; off reads nothing', async () => {
@@ -233,8 +261,10 @@ describe('review coverage over the API: a PR that merged its base branch in', ()
     })
     const compared = calls('repos/compare-commits-with-basehead')
     expect(compared.filter((p) => p.includes(m0) || p.includes(m1))).toEqual([])
-    // Only receipt 2's commit lies outside every range.
-    expect(calls('repos/get-commit')).toHaveLength(1)
+    // Only receipt 2's commit, the head, lies outside every range: its parent c2 is the
+    // reviewed commit, so the head rule's compare c2...head is its diff (no read).
+    expect(calls('repos/get-commit')).toEqual([])
+    expect(compared.filter((p) => p.includes(`${c2}...`))).toHaveLength(1)
   })
 })
 

@@ -103,7 +103,11 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       : Promise.resolve(null)
   const [blobs, sink] = await Promise.all([source.readBlobs(blobsOf(selected)), sinkRead])
   const pending = selected.map((plan) => classify(plan, blobs))
-  const judge = await judgeAll(source, pending, options, isBookkeeping)
+  // The head rule's compares go out first; coverage's commit reads join their round.
+  const judging = judgeAll(source, pending, options, isBookkeeping)
+  const ranges: Ranges = new Map()
+  if (prCommits !== null) classifyEarly(source, prCommits, pending, ranges)
+  const judge = await judging
   const diff = await diffFiles
   const placed = placeFindings(
     pending.map((item) => toRow(item, judge, options)),
@@ -142,7 +146,14 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const coverage =
     prCommits === null
       ? undefined
-      : await reviewCoverage(source, await prCommits, pending, rows, isBookkeeping, notes)
+      : await reviewCoverage(
+          source,
+          await prCommits,
+          pending,
+          rows,
+          { isBookkeeping, ranges },
+          notes
+        )
   // Called whatever else failed: it adds the coverage problems.
   const coverageFails = coverageFailures(options, coverage, problems)
   const failed = coverageFails || missing.length > 0 || auditFailed || listing.truncated
@@ -174,18 +185,16 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
  */
 async function reviewCoverage(
   source: ReceiptSource,
-  listed: { commits: PrCommit[] } | { commits: null; note: string },
+  listed: PrCommits,
   pending: readonly Pending[],
   rows: readonly ReceiptRow[],
-  isBookkeeping: BookkeepingMatcher,
+  { isBookkeeping, ranges }: { isBookkeeping: BookkeepingMatcher; ranges: Ranges },
   notes: string[]
 ): Promise<Coverage | null> {
   if (listed.commits === null) {
     notes.push(`coverage not computed: ${listed.note}`)
     return null
   }
-  // One range question per distinct (base, reviewed) pair, however many receipts share it.
-  const ranges = new Map<string, Promise<string[] | null>>()
   try {
     const reviews = await Promise.all(
       rows.flatMap((row, i) => {
@@ -193,16 +202,7 @@ async function reviewCoverage(
         // Only a current or stale row has a reviewed head.
         const reviewed = row.reviewedHead
         if (!item || row.verdict !== 'SHIP' || reviewed === null) return []
-        const base = reviewBase(item, reviewed)
-        const key = `${base ?? ''}..${reviewed}`
-        const range = ranges.get(key) ?? source.commitsBetween(base, reviewed)
-        ranges.set(key, range)
-        const review = range.then((commits): CoveringReview => ({
-          receipt: row.path,
-          commits: commits && new Set(commits),
-          baseKnown: base !== null
-        }))
-        return [review]
+        return [coveringReview(source, ranges, { receipt: row.path, item, reviewed })]
       })
     )
     // The paths of the commits no SHIP review holds (the API: one request a commit) tell
@@ -220,6 +220,67 @@ async function reviewCoverage(
     notes.push(`coverage not computed: ${errorText(error)}`)
     return null
   }
+}
+
+type PrCommits = { commits: PrCommit[] } | { commits: null; note: string }
+/** One range question per distinct (base, reviewed) pair, however many receipts share it. */
+type Ranges = Map<string, Promise<string[] | null>>
+
+/**
+ * A SHIP review's range, its recorded base..`reviewed`, asked of the source once.
+ * `within`: the commits of the range's upper bound instead (every PR commit `reviewed`
+ * reaches), when the exact range would wait for a request.
+ */
+async function coveringReview(
+  source: ReceiptSource,
+  ranges: Ranges,
+  { receipt, item, reviewed }: { receipt: string; item: Pending; reviewed: string },
+  within?: ReadonlySet<string>
+): Promise<CoveringReview> {
+  const base = reviewBase(item, reviewed)
+  const from = within === undefined || base === null || within.has(base) ? base : null
+  const key = `${from ?? ''}..${reviewed}`
+  const range = ranges.get(key) ?? source.commitsBetween(from, reviewed)
+  ranges.set(key, range)
+  const commits = await range
+  return { receipt, commits: commits && new Set(commits), baseKnown: base !== null }
+}
+
+/**
+ * Coverage's commit reads, started beside the head rule's compares so that they add no
+ * round trip. Before judgement the reviewed head of a SHIP receipt is one of its
+ * candidates, and a range whose base is not a PR commit (its reach needs a compare) is
+ * taken at its upper bound: these ranges hold every commit the final ones hold, so each
+ * commit outside all of them is one the final count classifies too (none is read for
+ * nothing); what judgement leaves outside is read then. An unbound SHIP receipt's head is
+ * not known yet, nor is a head outside the PR: then nothing is read early.
+ */
+function classifyEarly(
+  source: ReceiptSource,
+  prCommits: Promise<PrCommits>,
+  pending: readonly Pending[],
+  ranges: Ranges
+): void {
+  const ship = pending.filter(
+    (item) => 'receipt' in item && item.receipt?.envelope.verdict === 'SHIP'
+  )
+  if (!source.commitPaths || ship.some((item) => item.kind === 'unbound')) return
+  const early = async (): Promise<void> => {
+    const listed = await prCommits
+    if (listed.commits === null) return
+    const inPr = new Set(listed.commits.map((c) => c.sha))
+    const heads = ship.flatMap((item) =>
+      reviewedHeads(item).map((reviewed) => ({ receipt: item.plan.path, item, reviewed }))
+    )
+    if (heads.some(({ reviewed }) => !inPr.has(reviewed))) return
+    const reviews = await Promise.all(
+      heads.map(async (head) => coveringReview(source, ranges, head, inPr))
+    )
+    const unlisted = toClassify(listed.commits, reviews)
+    if (unlisted.length > 0) await source.commitPaths?.(unlisted)
+  }
+  // Its failures surface where coverage asks again.
+  early().catch(() => undefined)
 }
 
 /** A question of the source whose failure the gate goes on without: `unknown(why)`. */

@@ -49,6 +49,18 @@ export interface ActionResult extends ProcessResult {
   requestsTotal: number
   /** Sequential round trips of one run: requests whose lifetimes overlap count as one. */
   roundTrips: number
+  /**
+   * The critical path of one run: the longest chain of requests each sent after the one
+   * before it was answered (what latency multiplies; at 0 ms every request may chain).
+   */
+  depth: number
+  /** The largest answer of one run, bytes (GitHub fails large answers). */
+  largestAnswerBytes: number
+  /**
+   * The action's own time, medians: spawn → the first request, the time no request was
+   * open between the first request and the last answer, the last answer → the exit.
+   */
+  timeline: { toFirstMs: Stats; betweenMs: Stats; afterLastMs: Stats }
   /** Per run, the time some request was open at the API; the rest of the wall is the action's own. */
   apiBusyMs: Stats
   /** Latency the local API added to every request, ms. */
@@ -216,6 +228,33 @@ export function roundTrips(requests: readonly RecordedRequest[]): {
   return { trips, busyMs }
 }
 
+/** The longest chain of requests each received after the one before it was answered. */
+export function depth(requests: readonly RecordedRequest[]): number {
+  const spans = requests
+    .map((r) => ({ start: r.receivedMs, end: r.receivedMs + r.durationMs }))
+    .sort((a, b) => a.start - b.start)
+  const deep: number[] = []
+  spans.forEach(({ start }, i) => {
+    const before = spans.slice(0, i).flatMap((s, j) => (s.end <= start ? [deep[j]!] : []))
+    deep.push(1 + Math.max(0, ...before))
+  })
+  return Math.max(0, ...deep)
+}
+
+/** Where the action spends its own time: before, between and after the requests, ms. */
+function ownTime(run: ActionRun): { toFirst: number; between: number; afterLast: number } {
+  const requests = run.requests
+  if (requests.length === 0) return { toFirst: run.durationMs, between: 0, afterLast: 0 }
+  const first = Math.min(...requests.map((r) => r.receivedMs))
+  const last = Math.max(...requests.map((r) => r.receivedMs + r.durationMs))
+  const busy = roundTrips(requests).busyMs
+  return {
+    toFirst: first - run.startedMs,
+    between: last - first - busy,
+    afterLast: run.startedMs + run.durationMs - last
+  }
+}
+
 function prFiles(pr: BenchPr): number {
   return pr.repo
     .git('diff', '--name-only', `${pr.base}...${pr.head}`)
@@ -319,6 +358,13 @@ export async function benchAction(
       requests,
       requestsTotal: run.requests.length,
       roundTrips: roundTrips(run.requests).trips,
+      depth: depth(run.requests),
+      largestAnswerBytes: Math.max(0, ...run.requests.map((r) => r.responseBytes)),
+      timeline: {
+        toFirstMs: stats(results.map((r) => ownTime(r.run).toFirst)),
+        betweenMs: stats(results.map((r) => ownTime(r.run).between)),
+        afterLastMs: stats(results.map((r) => ownTime(r.run).afterLast))
+      },
       apiBusyMs: stats(results.map((r) => roundTrips(r.run.requests).busyMs)),
       latencyMs: options.latencyMs ?? 0,
       connections: run.connections,

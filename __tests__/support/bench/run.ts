@@ -469,12 +469,12 @@ export function checkTargets(f: Omit<BenchFigures, 'targets'>): Target[] {
     // Judged where requests take time: at 0 ms, answers come before the next is sent.
     const writes = Math.ceil(far.annotations / 50)
     add(
-      'action: sequential round trips at 150 ms (issue 24)',
-      `≤ ${3 + writes}`,
-      `${far.roundTrips}`,
-      far.roundTrips <= 3 + writes
+      'action: depth at 150 ms, 2 + ceil(N / 50)',
+      `≤ ${2 + writes}`,
+      `${far.depth}`,
+      far.depth <= 2 + writes
     )
-    const bound = far.roundTrips * 150 + 300
+    const bound = far.depth * 150 + 300
     add(
       'action: wall at 150 ms per request (issue 24)',
       `≤ ${bound} ms`,
@@ -590,19 +590,25 @@ const byRoute = (a: ActionResult): string =>
 /** Issue 24's first table: the 10-receipt PR through the API at each latency. */
 function latencyTable(rows: readonly ActionResult[]): string[] {
   if (rows.length === 0) return []
+  const widths = [10, 9, 7, 6, 9, 9, 8, 12, 9]
   const row = (c: string[]) =>
-    `${c[0]!.padStart(10)} ${c[1]!.padStart(9)} ${c[2]!.padStart(12)} ${c[3]!.padStart(10)} ${c[4]!.padStart(10)} ${c[5]!.padStart(10)}  ${c[6]}`
+    `${widths.map((w, i) => c[i]!.padStart(w)).join(' ')}  ${c[widths.length]}`
   return [
     '',
     'action, API source, 10 receipts × 3 generations, 200 findings, latency on every request',
-    '(API busy: some request open at the local API; own: the rest of the wall, medians):',
+    '(rounds: overlapping requests count as one; depth: the longest chain of requests each sent',
+    'after the last was answered; API busy: some request open; the action\'s own time, medians:',
+    'spawn → first request, idle between the first request and the last answer, last answer → exit):',
     row([
       'latency',
       'requests',
-      'round trips',
+      'rounds',
+      'depth',
       'wall',
       'API busy',
-      'own',
+      'to first',
+      'between',
+      'to exit',
       'requests by route'
     ]),
     ...rows.map((a) =>
@@ -610,9 +616,12 @@ function latencyTable(rows: readonly ActionResult[]): string[] {
         `${a.latencyMs} ms`,
         `${a.requestsTotal}`,
         `${a.roundTrips}`,
+        `${a.depth}`,
         ms(a.wallMs.median),
         ms(a.apiBusyMs.median),
-        ms(a.wallMs.median - a.apiBusyMs.median),
+        ms(a.timeline.toFirstMs.median),
+        ms(a.timeline.betweenMs.median),
+        ms(a.timeline.afterLastMs.median),
         byRoute(a)
       ])
     ),
@@ -623,8 +632,9 @@ function latencyTable(rows: readonly ActionResult[]): string[] {
 /** Issue 24's second table: receipts × generations (`select: all`) at 50 ms. */
 function scaleTable(rows: readonly ScaleResult[]): string[] {
   if (rows.length === 0) return []
+  const widths = [9, 12, 7, 9, 7, 6, 14, 10, 11]
   const row = (c: string[]) =>
-    `${c[0]!.padStart(9)} ${c[1]!.padStart(12)} ${c[2]!.padStart(7)} ${c[3]!.padStart(9)} ${c[4]!.padStart(12)} ${c[5]!.padStart(10)} ${c[6]!.padStart(11)}  ${c[7]}`
+    `${widths.map((w, i) => c[i]!.padStart(w)).join(' ')}  ${c[widths.length]}`
   return [
     `action, API source, select: all, 200 findings, ${SCALE_LATENCY_MS} ms on every request (one run each):`,
     row([
@@ -632,7 +642,9 @@ function scaleTable(rows: readonly ScaleResult[]): string[] {
       'generations',
       'files',
       'requests',
-      'round trips',
+      'rounds',
+      'depth',
+      'largest answer',
       'wall',
       'conclusion',
       'by route'
@@ -644,6 +656,8 @@ function scaleTable(rows: readonly ScaleResult[]): string[] {
         `${a.receiptFiles}`,
         `${a.requestsTotal}`,
         `${a.roundTrips}`,
+        `${a.depth}`,
+        `${(a.largestAnswerBytes / 1024).toFixed(0)} KiB`,
         ms(a.wallMs.median),
         a.conclusion,
         byRoute(a)
