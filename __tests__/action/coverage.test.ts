@@ -153,7 +153,8 @@ describe('review coverage through dist/index.js (API source)', () => {
       const { run, report } = await action()
       expect(report.coverage).toMatchObject({ commits: 2, reviewed: 2 })
       const compare = run.requests.find(
-        (r) => r.operationId === 'repos/compare-commits-with-basehead' && r.path.includes(c2)
+        (r) =>
+          r.operationId === 'repos/compare-commits-with-basehead' && r.path.includes(c2)
       )!
       const reads = run.requests.filter((r) => r.operationId === 'repos/get-commit')
       expect(reads.length).toBeGreaterThan(0)
@@ -268,7 +269,7 @@ describe('review coverage over the API: a PR that merged its base branch in', ()
   })
 })
 
-describe('review coverage over the API: more commits than GitHub lists', () => {
+describe('review coverage over the API: more commits than REST lists', () => {
   const long = GitRepo.init()
   const m0 = long.write({ 'src/a.ts': 'a\n' }).commit('main')
   long.branch('feature')
@@ -279,20 +280,39 @@ describe('review coverage over the API: more commits than GitHub lists', () => {
     .commit('receipt')
   const on = servePr(long)
 
-  it('reports coverage unknown with why, and require fails', async () => {
-    const { report, calls } = await action({}, on())
-    expect(report.coverage).toBeNull()
-    expect(report.notes).toContain(
-      'coverage not computed: the PR has 250 commits or more, more than GitHub lists'
-    )
-    // GraphQL's count says so: nothing listed.
+  it('GraphQL pages past 250 commits: coverage computed, as git computes it', async () => {
+    const { report, calls, run } = await action({}, on())
+    const git = (await checkJson(long.path, '--base', 'main')).report.coverage
+    expect(git).toMatchObject({ commits: 250, reviewed: 250, unknown: [] })
+    expect(report.coverage).toMatchObject({ commits: 250, reviewed: 250, unknown: [] })
+    // The first 100 with the PR, then 2 pages of their own: no REST list.
     expect(calls('pulls/list-commits')).toHaveLength(0)
-    expect(calls('repos/get-commit')).toEqual([])
-    const required = await action({ coverage: 'require' }, on())
-    expect(required.report.conclusion).toBe('failure')
+    expect(run.requests.filter((r) => r.operationId === 'graphql')).toHaveLength(3)
   })
 
-  it("over GraphQL's 100 (and under 250): the commits listed through REST, coverage computed", async () => {
+  it('through REST (GraphQL refused): coverage unknown with why, and require fails', async () => {
+    on().faults.add({
+      kind: 'graphql-error',
+      route: 'graphql',
+      type: 'FORBIDDEN',
+      message: 'Resource not accessible by integration',
+      times: Infinity
+    })
+    try {
+      const { report, calls } = await action({}, on())
+      expect(report.coverage).toBeNull()
+      expect(report.notes).toContain(
+        'coverage not computed: the PR has 250 commits or more, more than GitHub lists'
+      )
+      expect(calls('repos/get-commit')).toEqual([])
+      const required = await action({ coverage: 'require' }, on())
+      expect(required.report.conclusion).toBe('failure')
+    } finally {
+      on().faults.clear()
+    }
+  })
+
+  it("over GraphQL's 100: the later pages through GraphQL, coverage computed", async () => {
     const mid = GitRepo.init()
     const base = mid.write({ 'src/a.ts': 'a\n' }).commit('main')
     mid.branch('feature')
@@ -308,7 +328,8 @@ describe('review coverage over the API: more commits than GitHub lists', () => {
     try {
       const { report, calls } = await action({}, api)
       expect(report.coverage).not.toBeNull()
-      expect(calls('pulls/list-commits')).toHaveLength(2)
+      expect(calls('pulls/list-commits')).toHaveLength(0)
+      expect(calls('graphql')).toHaveLength(2)
       api.assertNoViolations()
     } finally {
       await api.close()

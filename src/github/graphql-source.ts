@@ -16,16 +16,19 @@ import {
   type TreeEntry
 } from '../gate/source.js'
 import type { Octokit } from './client.js'
-import {
-  OVER_CAP,
-  PR_COMMITS_CAP,
-  prCommitMethods,
-  type CommitGraph
-} from './pr-commits.js'
+import { prCommitMethods, type CommitGraph } from './pr-commits.js'
 import type { PullRequestInfo } from './pulls.js'
+import { isFullId } from '../gate/review-head.js'
+import { limiter } from '../util/concurrency.js'
 
 /** Levels of the receipts folder read in the query (`x.json.history/` is the second). */
 const TREE_DEPTH = 3
+/**
+ * Bytes of blob text one query asks for once the folder had to be listed first: GitHub
+ * ends a query after 10 seconds and fails large answers, so texts go in bounded batches.
+ */
+export const TEXT_BUDGET = 1_000_000
+const TEXT_QUERIES_IN_FLIGHT = 3
 
 export interface GraphqlReadOptions {
   octokit: Octokit
@@ -96,9 +99,12 @@ function entriesOf(tree: unknown): GqlEntry[] | null {
 
 const Oids = z.object({ nodes: z.array(z.object({ oid: z.string() })) })
 
-/** The first 100 commits of the PR (GraphQL's page), each with its parents. */
+/** A page of the PR's commits (GraphQL's 100), each with its parents. */
 const Commits = z.object({
   totalCount: z.number(),
+  pageInfo: z
+    .object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() })
+    .catch({ hasNextPage: false, endCursor: null }),
   nodes: z.array(
     z.object({
       commit: z.object({
@@ -145,20 +151,34 @@ const HistoryAnswer = z.object({
 // ------------------------------------------------------------------ the queries
 
 const BLOB = 'byteSize isBinary isTruncated text'
-/** The PR's commit graph for review coverage (issue 25.3); past 100, REST lists it. */
-const COMMITS =
-  'commits(first: 100) { totalCount nodes { commit { oid parents(first: 2) { totalCount nodes { oid } } } } }'
+/** A listing's blobs: their sizes, no text. */
+const BLOB_SIZE = 'byteSize'
+/** The PR's commit graph for review coverage (issue 25.3), a page of 100 at a time. */
+const commitsSelection = (after: string): string =>
+  `commits(first: 100${after}) { totalCount pageInfo { hasNextPage endCursor } nodes { commit { oid parents(first: 2) { totalCount nodes { oid } } } } }`
+const COMMITS = commitsSelection('')
+const COMMITS_PAGE_QUERY = `query receiptGateCommits($owner: String!, $name: String!, $number: Int!, $after: String!) {
+  repository(owner: $owner, name: $name) { pullRequest(number: $number) { ${commitsSelection(', after: $after')} } }
+}`
+/** Pages of the PR's commits read at most: GitHub's PRs stop well before 10,000 commits. */
+const COMMIT_PAGES_CAP = 100
 
-/** Tree entries with their blobs, `depth` levels deep. */
-function entriesSelection(depth: number): string {
-  const inner = depth > 1 ? ` ... on Tree { ${entriesSelection(depth - 1)} }` : ''
-  return `entries { name type mode oid object { ... on Blob { ${BLOB} }${inner} } }`
+/** Tree entries with their blobs (`blob`: the fields asked), `depth` levels deep. */
+function entriesSelection(depth: number, blob: string): string {
+  const inner = depth > 1 ? ` ... on Tree { ${entriesSelection(depth - 1, blob)} }` : ''
+  return `entries { name type mode oid object { ... on Blob { ${blob} }${inner} } }`
 }
 
-const FOLDER = `folder: object(expression: $folder) { ... on Tree { ${entriesSelection(TREE_DEPTH)} } }`
+const folderSelection = (blob: string): string =>
+  `folder: object(expression: $folder) { ... on Tree { ${entriesSelection(TREE_DEPTH, blob)} } }`
+const FOLDER = folderSelection(BLOB)
+const FOLDER_LISTING = folderSelection(BLOB_SIZE)
 
-/** The one read: the PR, and when the head is known, the folder and the deferral file. */
-function mainQuery(withFolder: boolean, withSink: boolean): string {
+/**
+ * The one read: the PR, and when the head is known, the folder and the deferral file;
+ * `listing`: the folder's entries and sizes only (its texts would make too large an answer).
+ */
+function mainQuery(withFolder: boolean, withSink: boolean, listing = false): string {
   const vars = [
     '$owner: String!',
     '$name: String!',
@@ -172,7 +192,7 @@ function mainQuery(withFolder: boolean, withSink: boolean): string {
       number body headRefOid baseRefOid headRefName isCrossRepository changedFiles
       ${COMMITS}
     }
-    ${withFolder ? FOLDER : ''}
+    ${withFolder ? (listing ? FOLDER_LISTING : FOLDER) : ''}
     ${withSink ? `head: object(oid: $head) { ... on Commit { sink: file(path: $sink) { name type mode oid object { ... on Blob { ${BLOB} } } } } }` : ''}
   }
 }`
@@ -197,25 +217,96 @@ function historyQuery(count: number): string {
 }`
 }
 
-// ------------------------------------------------------------------ the read
+/** Blob texts by id, aliased, in one query. */
+function textsQuery(count: number): string {
+  const vars = Array.from({ length: count }, (_, i) => `$o${i}: GitObjectID!`)
+  const aliases = Array.from(
+    { length: count },
+    (_, i) => `b${i}: object(oid: $o${i}) { ... on Blob { ${BLOB} } }`
+  )
+  return `query receiptGateTexts($owner: String!, $name: String!, ${vars.join(', ')}) {
+  repository(owner: $owner, name: $name) { ${aliases.join('\n')} }
+}`
+}
+
+/** Ids in batches of at most `budget` bytes each (a larger blob alone). */
+export function byBudget(
+  shas: readonly string[],
+  size: (sha: string) => number,
+  budget: number
+): string[][] {
+  const batches: string[][] = []
+  let batch: string[] = []
+  let bytes = 0
+  for (const sha of shas) {
+    const next = Math.max(0, size(sha))
+    if (batch.length > 0 && bytes + next > budget) {
+      batches.push(batch)
+      batch = []
+      bytes = 0
+    }
+    batch.push(sha)
+    bytes += next
+  }
+  if (batch.length > 0) batches.push(batch)
+  return batches
+}
 
 /**
- * The PR's commits with their parents, oldest first; undefined (the REST list answers)
- * where the answer is not whole: over 100 commits, a commit with more parents than asked
- * for, or odd.
+ * Whether a failed read may have failed for its size: GitHub ends a query past 10 seconds
+ * and fails large answers, "Something went wrong while executing your query" (which
+ * plugin-retry reports as a 500), or a gateway's 502/504. A refusal (FORBIDDEN, a rate
+ * limit, a 401) is not.
  */
-function graphOf(commits: unknown): CommitGraph | undefined {
-  const listed = Commits.safeParse(commits).data
-  if (!listed) return undefined
-  if (listed.totalCount >= PR_COMMITS_CAP) return OVER_CAP
+function mayBeTooLarge(error: unknown): boolean {
+  const { status, errors, message } = error as {
+    status?: unknown
+    errors?: unknown
+    message?: unknown
+  }
+  if (status === 500 || status === 502 || status === 504) return true
+  const listed = GqlErrors.safeParse(errors).data ?? []
+  const texts = [...listed.map((e) => e.message ?? ''), String(message ?? '')]
+  return (
+    listed.every((e) => !e.type) &&
+    texts.some((text) => /something went wrong|timeout/i.test(text))
+  )
+}
+
+// ------------------------------------------------------------------ the read
+
+type CommitsPage = z.infer<typeof Commits>
+
+/**
+ * The PR's commits with their parents, oldest first, the first page read with the PR and
+ * the next ones after it (GraphQL lists past REST's 250); undefined (the REST list
+ * answers) where the pages are not whole and consistent: a count that changes, a cursor
+ * that does not move on, a commit twice, one with more parents than asked for, or odd.
+ */
+async function graphOf(
+  first: unknown,
+  nextPage: (after: string) => Promise<unknown>
+): Promise<CommitGraph | undefined> {
+  let page = Commits.safeParse(first).data
+  if (!page) return undefined
+  const total = page.totalCount
+  const nodes: CommitsPage['nodes'] = [...page.nodes]
+  for (let pages = 1; page.pageInfo.hasNextPage; pages++) {
+    const after: string | null = page.pageInfo.endCursor
+    if (after === null || pages >= COMMIT_PAGES_CAP) return undefined
+    page = Commits.safeParse(await nextPage(after)).data
+    if (!page || page.totalCount !== total || page.pageInfo.endCursor === after)
+      return undefined
+    nodes.push(...page.nodes)
+  }
+  const shas = new Set(nodes.map(({ commit }) => commit.oid.toLowerCase()))
   const whole =
-    listed.nodes.length === listed.totalCount &&
-    listed.nodes.every(
-      ({ commit }) => commit.parents.totalCount === commit.parents.nodes.length
-    )
+    nodes.length === total &&
+    shas.size === total &&
+    nodes.every(({ commit }) => commit.parents.totalCount === commit.parents.nodes.length)
   if (!whole) return undefined
   return {
-    commits: listed.nodes.map(({ commit }) => ({
+    commits: nodes.map(({ commit }) => ({
       sha: commit.oid.toLowerCase(),
       parents: commit.parents.nodes.map(({ oid }) => oid.toLowerCase())
     }))
@@ -226,12 +317,24 @@ function graphOf(commits: unknown): CommitGraph | undefined {
 export async function readWithGraphql(options: GraphqlReadOptions): Promise<GraphqlRead> {
   const { octokit, owner, repo, number, head, receiptsDir } = options
   const sinkPath = head ? options.branchSinkPath : null
-  const data = await octokit.graphql(mainQuery(head !== null, sinkPath !== null), {
+  const variables = {
     owner,
     name: repo,
     number,
     ...(head ? { folder: `${head}:${receiptsDir}` } : {}),
     ...(sinkPath && head ? { head, sink: sinkPath } : {})
+  }
+  const read = async (listing: boolean): Promise<unknown> =>
+    octokit.graphql(mainQuery(head !== null, sinkPath !== null, listing), {
+      ...variables,
+      // A query too large for GitHub fails again if retried: the listing is asked instead.
+      ...(head !== null && !listing ? { request: { retries: 0 } } : {})
+    })
+  // Every text in one answer while the folder is small; a folder too large for one answer
+  // is listed with its sizes, and its texts read in bounded batches (readBlobs).
+  const data = await read(false).catch(async (error: unknown) => {
+    if (head === null || !mayBeTooLarge(error)) throw error
+    return read(true)
   })
   const repository = Answer.safeParse(data).data?.repository
   if (!repository) throw new Error('GraphQL answer without the pull request')
@@ -246,11 +349,25 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     changedFiles: raw.changedFiles,
     fork: raw.isCrossRepository
   }
-  const graph = graphOf(raw.commits)
+  // Read when coverage asks for it (`coverage: off` asks nothing), its later pages then.
+  let graph: Promise<CommitGraph | undefined> | undefined
+  const readGraph = async (): Promise<CommitGraph | undefined> =>
+    (graph ??= graphOf(raw.commits, async (after) => {
+      const page = await octokit.graphql<{
+        repository?: { pullRequest?: { commits?: unknown } }
+      }>(COMMITS_PAGE_QUERY, { owner, name: repo, number, after })
+      return page.repository?.pullRequest?.commits
+    }).catch(() => undefined))
   return {
     pull,
     source: (rest) =>
-      graphqlSource(options, pull, graph, head === rest.head ? repository : null, rest)
+      graphqlSource(
+        options,
+        pull,
+        readGraph,
+        head === rest.head ? repository : null,
+        rest
+      )
   }
 }
 
@@ -262,14 +379,40 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
 function graphqlSource(
   options: GraphqlReadOptions,
   pull: PullRequestInfo,
-  graph: CommitGraph | undefined,
+  graph: () => Promise<CommitGraph | undefined>,
   read: FirstRead | null,
   rest: ReceiptSource
 ): ReceiptSource {
   const { octokit, owner, repo } = options
   const { head } = rest
-  // Blob texts checked against their ids, by id.
+  // Blob texts checked against their ids, by id; the listed sizes of the blobs not read.
   const exact = new Map<string, Uint8Array>()
+  const sizes = new Map<string, number>()
+  const limit = limiter(TEXT_QUERIES_IN_FLIGHT)
+  /** Texts of blobs the folder's read listed without them: bounded queries, a few at once. */
+  const readTexts = async (shas: readonly string[]): Promise<void> => {
+    const listed = shas.filter((sha) => sizes.has(sha) && isFullId(sha, head))
+    const batches = byBudget(listed, (sha) => sizes.get(sha) ?? 0, TEXT_BUDGET)
+    await Promise.all(
+      batches.map(async (batch) =>
+        limit(async () => {
+          const data = await octokit
+            .graphql<{ repository?: Record<string, unknown> }>(textsQuery(batch.length), {
+              owner,
+              name: repo,
+              ...Object.fromEntries(batch.map((sha, i) => [`o${i}`, sha]))
+            })
+            // A batch that fails is read through REST, blob by blob.
+            .catch(() => null)
+          batch.forEach((sha, i) => {
+            const blob = Blob.safeParse(data?.repository?.[`b${i}`]).data
+            const bytes = blob ? exactBytes(sha, blob) : null
+            if (bytes) exact.set(sha, bytes)
+          })
+        })
+      )
+    )
+  }
   const readFolder = read ? entriesOf(read.folder) : undefined
   const folder = async (dir: string): Promise<GqlEntry[] | null> => {
     if (dir === options.receiptsDir && readFolder !== undefined) return readFolder
@@ -285,7 +428,8 @@ function graphqlSource(
     ...prCommitMethods(
       { octokit, owner, repo, head, pullNumber: pull.number, baseSha: pull.baseSha },
       async () =>
-        graph ?? rest.prCommitGraph?.() ?? { commits: null, note: 'no commit list' }
+        (await graph()) ??
+        rest.prCommitGraph?.() ?? { commits: null, note: 'no commit list' }
     ),
     // The entries as the REST listing gives them (blobs and submodules, recursive); texts
     // whose bytes hash to their ids go to `exact`; a tree the query did not reach, to REST.
@@ -310,6 +454,8 @@ function graphqlSource(
             })
             const bytes = entry.blob ? exactBytes(entry.oid, entry.blob) : null
             if (bytes) exact.set(entry.oid, bytes)
+            else if (entry.blob?.text === null && entry.blob.isBinary === null)
+              sizes.set(entry.oid, entry.blob.byteSize)
           }
         }
       }
@@ -317,6 +463,7 @@ function graphqlSource(
       return { entries: out, truncated }
     },
     async readBlobs(shas) {
+      await readTexts(shas.filter((sha) => !exact.has(sha)))
       const blobs = await rest.readBlobs(shas.filter((sha) => !exact.has(sha)))
       return new Map(
         shas.map((sha) => [sha, exact.get(sha) ?? blobs.get(sha) ?? `${sha}: not read`])

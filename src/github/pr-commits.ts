@@ -150,7 +150,8 @@ export function prCommitMethods(
   const limit = limiter(CLASSIFY_CONCURRENCY)
   const pathsOf = async (sha: string, parents: string[]): Promise<string[] | null> => {
     if (!isFullId(sha, head)) return null
-    if (parents.length > 1) return mergePaths({ octokit, owner, repo, head }, sha, parents)
+    if (parents.length > 1)
+      return mergePaths({ octokit, owner, repo, head }, sha, parents)
     // The head's diff is the compare of its parent with it, which the head rule has
     // asked for when the parent is the reviewed commit: no read of its own then.
     const [parent] = parents

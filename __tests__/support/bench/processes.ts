@@ -13,6 +13,7 @@ import {
 } from '../github-api/server.js'
 import { runAction, type ActionRun, type RunActionOptions } from '../runner.js'
 import { countGit } from '../git-trace.js'
+import { TEXT_BUDGET } from '../../../src/github/graphql-source.js'
 import type { BenchPr } from './fixtures.js'
 import { repeat, rssProbe, runNode, stats, type Stats } from './measure.js'
 
@@ -162,6 +163,12 @@ export async function benchCli(
  * The local GitHub API serving the PR as #1 (head branch → main). {@link setLatency}
  * delays every answer, as a distant API would.
  */
+/**
+ * The largest GraphQL answer the bench's local API serves, bytes: larger ones fail as
+ * GitHub fails them. GitHub publishes no figure; four times the texts a query asks for.
+ */
+export const GRAPHQL_ANSWER_LIMIT = 4 * TEXT_BUDGET
+
 export async function fakeFor(pr: BenchPr): Promise<FakeGitHub> {
   const fake = await startFakeGitHub({
     repo: pr.repo,
@@ -173,7 +180,8 @@ export async function fakeFor(pr: BenchPr): Promise<FakeGitHub> {
         body: pr.body,
         title: 'fn-9: benchmark'
       }
-    ]
+    ],
+    graphqlAnswerLimit: GRAPHQL_ANSWER_LIMIT
   })
   return fake
 }
@@ -242,7 +250,11 @@ export function depth(requests: readonly RecordedRequest[]): number {
 }
 
 /** Where the action spends its own time: before, between and after the requests, ms. */
-function ownTime(run: ActionRun): { toFirst: number; between: number; afterLast: number } {
+function ownTime(run: ActionRun): {
+  toFirst: number
+  between: number
+  afterLast: number
+} {
   const requests = run.requests
   if (requests.length === 0) return { toFirst: run.durationMs, between: 0, afterLast: 0 }
   const first = Math.min(...requests.map((r) => r.receivedMs))
@@ -316,6 +328,7 @@ export async function benchAction(
     const results = await repeat(options.runs, options.warmup, once)
     const last = results[results.length - 1]!
     const { run } = last
+    if (process.env.RG_BENCH_TIMELINE) printTimeline(name, run)
     if (
       run.timedOut ||
       (run.exitCode !== 0 && !(options.anyConclusion && run.exitCode === 1))
@@ -324,7 +337,6 @@ export async function benchAction(
         `${name}: exit ${run.exitCode}: ${run.stderr.slice(0, 500)}${run.stdout.slice(-1500)}`
       )
     fake.assertNoViolations()
-    if (process.env.RG_BENCH_TIMELINE) printTimeline(name, run)
     const requests: Record<string, number> = {}
     for (const r of run.requests) {
       const key = r.operationId ?? `UNKNOWN ${r.method} ${r.path}`

@@ -62,7 +62,7 @@ export interface ScaleResult extends ActionResult {
 
 /** Latencies injected on every request of the local API (loopback, near, far). */
 export const LATENCIES_MS = [0, 50, 150] as const
-const SCALE_RECEIPTS = [1, 10, 100, 1000] as const
+const SCALE_RECEIPTS = [1, 10, 100, 500, 1000] as const
 const SCALE_GENERATIONS = [1, 20] as const
 const SCALE_LATENCY_MS = 50
 
@@ -597,7 +597,7 @@ function latencyTable(rows: readonly ActionResult[]): string[] {
     '',
     'action, API source, 10 receipts × 3 generations, 200 findings, latency on every request',
     '(rounds: overlapping requests count as one; depth: the longest chain of requests each sent',
-    'after the last was answered; API busy: some request open; the action\'s own time, medians:',
+    "after the last was answered; API busy: some request open; the action's own time, medians:",
     'spawn → first request, idle between the first request and the last answer, last answer → exit):',
     row([
       'latency',
