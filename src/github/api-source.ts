@@ -11,6 +11,7 @@ import {
   type ReceiptSource,
   type TreeEntry
 } from '../gate/source.js'
+import { parsePatch } from '../gate/diff-map.js'
 import { isFullId } from '../gate/review-head.js'
 import { GitHubError, isUnknownName, type Octokit } from './client.js'
 import {
@@ -105,7 +106,7 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
           ...(file.status === 'renamed' && file.previous_filename
             ? { previousPath: file.previous_filename }
             : {}),
-          patch: file.patch ?? null
+          hunks: file.patch === undefined ? null : parsePatch(file.patch)
         }))
       }
     },
