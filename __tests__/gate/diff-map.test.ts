@@ -169,6 +169,20 @@ describe('git source: each patch section goes to the file its header names', () 
   /** A file edited at line 20 and line 49 removed, after files git writes oddly. */
   const edited = text.replace('line 20\n', 'line twenty\n').replace('line 49\n', '')
 
+  /** The git source's changed files of `base..head`. */
+  async function filesOf(
+    repo: GitRepo,
+    base: string,
+    head: string
+  ): Promise<ChangedFile[]> {
+    const answer = await gitSource({
+      repo: repo.path,
+      head,
+      mergeBase: base
+    }).changedFiles()
+    return answer.files ?? []
+  }
+
   /** Asserts the later file `path` (`basePath` before) got its own hunks, whatever came before it. */
   function ownHunks(files: ChangedFile[], path: string, basePath = path): void {
     const map = diffMap({ files })
@@ -191,12 +205,7 @@ describe('git source: each patch section goes to the file its header names', () 
       .symlink('a.ts', 't.ts')
       .write({ 'b.ts': edited })
       .commit('head')
-    const answer = await gitSource({
-      repo: repo.path,
-      head,
-      mergeBase: base
-    }).changedFiles()
-    const got = answer.files ?? []
+    const got = await filesOf(repo, base, head)
     expect(got.map((f) => f.path)).toEqual(['a.ts', 'b.ts'])
     ownHunks(got, 'b.ts')
     // The symlink's one line is shown; the file's removed lines sit at it.
@@ -240,12 +249,7 @@ describe('git source: each patch section goes to the file its header names', () 
       })
     chmodSync(join(repo.path, 'd-mode.sh'), 0o755)
     const head = repo.commit('head')
-    const answer = await gitSource({
-      repo: repo.path,
-      head,
-      mergeBase: base
-    }).changedFiles()
-    const got = answer.files ?? []
+    const got = await filesOf(repo, base, head)
     expect(got.map(({ path, previousPath }) => [path, previousPath])).toEqual([
       ['a-link', undefined],
       ['b-sub', undefined],
@@ -280,11 +284,6 @@ describe('git source: each patch section goes to the file its header names', () 
       .write({ 'a.ts': null, 'z.ts': edited.replace('line 18\n', '\n') })
       .symlink('a.ts', 'z.ts')
       .commit('head')
-    const answer = await gitSource({
-      repo: repo.path,
-      head,
-      mergeBase: base
-    }).changedFiles()
-    ownHunks(answer.files ?? [], 'z.ts')
+    ownHunks(await filesOf(repo, base, head), 'z.ts')
   })
 })
