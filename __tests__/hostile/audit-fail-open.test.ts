@@ -28,7 +28,10 @@ jest.setTimeout(90_000)
 const { fixture, run } = trackedPrs(afterAll)
 
 const SINK = '.flow/review-deferred/feature-fn-7.md'
-const TAILS = ['src/app.ts:1 — null deref in loader', 'src/app.ts:2 — off-by-one on empty list']
+const TAILS = [
+  'src/app.ts:1 — null deref in loader',
+  'src/app.ts:2 — off-by-one on empty list'
+]
 const bullet = (tail: string): string =>
   `- [ ] [P1, confidence 75, introduced] ${tail} — deferred from impl-review (\`${SINK}\`)`
 const NAMING_BOTH = `## Open items\n\n${TAILS.map(bullet).join('\n')}\n`
@@ -39,7 +42,13 @@ async function deferringPr(pull: Partial<PullRequestSpec>): Promise<PrFixture> {
     (reviewed, base) => ({
       [`${DIR}/impl-fn-7.1.json`]: JSON.stringify({
         ...JSON.parse(receiptWith(reviewed, base)),
-        walkthrough: { applied: 0, deferred: 2, skipped: 0, acknowledged: 0, lfg_rest: false }
+        walkthrough: {
+          applied: 0,
+          deferred: 2,
+          skipped: 0,
+          acknowledged: 0,
+          lfg_rest: false
+        }
       }),
       [SINK]: `# Deferred review findings — feature-fn-7\n\n${TAILS.map((t) => `- [P1, confidence 75, introduced] ${t}`).join('\n')}\n`
     }),
@@ -56,7 +65,10 @@ async function judgeEverywhere(
 ): Promise<Array<{ source: Source; report: Report; requests: string[] }>> {
   const out: Array<{ source: Source; report: Report; requests: string[] }> = []
   const action = async (source: Source, workspace: string): Promise<void> => {
-    const result = await run(f, { event: { name: 'pull_request', pull: number }, workspace })
+    const result = await run(f, {
+      event: { name: 'pull_request', pull: number },
+      workspace
+    })
     expect(result.stderr).toBe('')
     out.push({
       source,
@@ -118,9 +130,9 @@ describe('an empty PR description is an empty body, audited', () => {
 
 describe('a bullet counts only where a reader sees it', () => {
   const hidden: Record<string, string> = {
+    // The comment's `]` reads as the end of a `[<sev>, …]` prefix: an empty checkbox named them.
     'inside an inline HTML comment': TAILS.map(
-      (t) =>
-        `- [ ] <!-- ] [P1, confidence 75, introduced] ${t} — deferred from impl-review (\`${SINK}\`) -->`
+      (t) => `- [ ] <!-- ] ${t} — deferred from impl-review (\`${SINK}\`) -->`
     ).join('\n'),
     'inside an HTML comment block': `<!--\n${NAMING_BOTH}-->`,
     'inside a fenced code block': `\`\`\`\`md\n${NAMING_BOTH}\`\`\`\n\`\`\`\``,
@@ -158,7 +170,9 @@ describe('a bullet counts only where a reader sees it', () => {
   )
 
   it('the same bullets in plain sight name both', async () => {
-    const f = await deferringPr({ body: `<!-- flow-next:make-pr spec=fn-7 base=main -->\n${NAMING_BOTH}` })
+    const f = await deferringPr({
+      body: `<!-- flow-next:make-pr spec=fn-7 base=main -->\n${NAMING_BOTH}`
+    })
     for (const { source, report } of await judgeEverywhere(f)) {
       expect({ source, conclusion: report.conclusion }).toEqual({
         source,

@@ -180,7 +180,9 @@ export function auditDeferred(input: AuditInput): DeferredAudit {
     { pull: null, body: input.body },
     ...(input.sharing ?? []).map(({ number, body }) => ({ pull: number, body }))
   ]
-  const audits = bodies.map((body) => auditBody(body, bullets, expected, input, sink?.path))
+  const audits = bodies.map((body) =>
+    auditBody(body, bullets, expected, input, sink?.path)
+  )
   // Every body must hold: the figures are the worst body's, the hints every body's.
   const unnamedAnywhere = new Set(audits.flatMap((audit) => audit.unnamed))
   const named = Math.min(...audits.map((audit) => audit.named))

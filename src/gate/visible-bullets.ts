@@ -12,16 +12,25 @@
 
 /** A block that spans lines and hides them: a fence, an HTML block, indented code. */
 type Hiding =
-  | { kind: 'fence'; char: string; length: number; depth: number }
-  | { kind: 'html'; end: RegExp | null; depth: number }
-  | { kind: 'code'; depth: number }
+  | { kind: 'fence'; char: string; length: number }
+  | { kind: 'html'; end: RegExp | null }
+  | { kind: 'code' }
+
+/**
+ * A container block: a list item (its content `width` columns in; `empty` while it holds
+ * nothing, when a blank line ends it) or a block quote.
+ */
+type Container = { kind: 'item'; width: number; empty: boolean } | { kind: 'quote' }
 
 interface State {
-  /** The content columns of the open list items, innermost last. */
-  items: number[]
+  containers: Container[]
+  /** The hiding block open in the innermost container, if any. */
   hiding: Hiding | null
   /** The last line was paragraph text (a lazy continuation or an interrupted paragraph follows). */
   paragraph: boolean
+  bullets: string[]
+  /** The last bullet's paragraph is still open: an underline below makes it a heading, no box. */
+  pending: boolean
 }
 
 const FENCE = /^(`{3,}|~{3,})(.*)$/
@@ -71,115 +80,150 @@ function withoutComments(text: string): string {
   }
 }
 
-/** The column where a list item's content starts, or null when `text` opens no item. */
-function listItem(text: string, column: number, paragraph: boolean): number | null {
+/** The width of a list item's marker and spaces, or null when `text` opens no item. */
+function listItem(text: string, paragraph: boolean): number | null {
   const marker = LIST_MARKER.exec(text)
   if (!marker || THEMATIC_BREAK.test(text)) return null
   const spaces = marker[2]?.length ?? 0
   const empty = text.trim().length === marker[0].trim().length
   // An item interrupts a paragraph only when it has content and, ordered, starts at 1.
   if (paragraph && (empty || (marker[1] !== undefined && marker[1] !== '1'))) return null
-  const width = marker[0].length - spaces
-  return column + width + (empty || spaces > 4 ? 1 : spaces)
+  return marker[0].length - spaces + (empty || spaces > 4 ? 1 : spaces)
 }
 
 /** The hiding block `text` opens (at its container's indentation), or null. */
-function opensHiding(text: string, depth: number, paragraph: boolean): Hiding | null {
+function opensHiding(text: string, paragraph: boolean): Hiding | null {
   const fence = FENCE.exec(text)
   if (fence && !(fence[1]?.startsWith('`') && fence[2]?.includes('`'))) {
     const run = fence[1] ?? ''
-    return { kind: 'fence', char: run.charAt(0), length: run.length, depth }
+    return { kind: 'fence', char: run.charAt(0), length: run.length }
   }
   if (!text.startsWith('<')) return null
-  for (const [start, end] of HTML_ENDS) {
-    if (start.test(text)) return { kind: 'html', end, depth }
-  }
-  return !paragraph && HTML_TAG_LINE.test(text) ? { kind: 'html', end: null, depth } : null
+  for (const [start, end] of HTML_ENDS) if (start.test(text)) return { kind: 'html', end }
+  return !paragraph && HTML_TAG_LINE.test(text) ? { kind: 'html', end: null } : null
 }
 
-/** Whether `text`, not inside a hiding block, starts a block (so it ends a paragraph). */
-function startsBlock(text: string, column: number, state: State): boolean {
+/**
+ * Whether `rest`, below an open paragraph but outside its containers, cannot continue it
+ * lazily. It is read where the containers it continued end, not in the paragraph, so any
+ * block but a lone tag (kind 7, which never ends a paragraph) may start there.
+ */
+function endsLazyParagraph(rest: string): boolean {
+  const text = rest.trimStart()
   return (
-    opensHiding(text, 0, true) !== null ||
+    opensHiding(text, true) !== null ||
     text.startsWith('>') ||
     ATX_HEADING.test(text) ||
     THEMATIC_BREAK.test(text) ||
-    listItem(text, column, state.paragraph) !== null
+    listItem(text, false) !== null
   )
 }
 
 /**
- * One line inside an open hiding block: true when it belongs to it (and is hidden), false
- * when a list item it sat in has ended, which ends the block too.
+ * How many open containers `line` continues, and where its rest starts: an item by
+ * its indentation (or a blank line), a quote by its `>`.
  */
-function continuesHiding(line: string, state: State): boolean {
-  const hiding = state.hiding
-  if (hiding === null) return false
-  const base = hiding.depth > 0 ? (state.items[hiding.depth - 1] ?? 0) : 0
-  const blank = line.trim() === ''
-  if (blank) {
-    if (hiding.kind === 'html' && hiding.end === null) state.hiding = null
-    return true
+function matchContainers(
+  line: string,
+  containers: readonly Container[]
+): [number, number] {
+  let at = 0
+  let matched = 0
+  for (const container of containers) {
+    const rest = line.slice(at)
+    const indent = indentOf(rest)
+    if (container.kind === 'item') {
+      const blank = rest.trim() === ''
+      if (blank ? container.empty : indent < container.width) break
+      container.empty &&= blank
+      at += Math.min(container.width, indent)
+    } else {
+      if (indent > 3 || rest.charAt(indent) !== '>') break
+      at += indent + (rest.charAt(indent + 1) === ' ' ? 2 : 1)
+    }
+    matched++
   }
-  const indent = indentOf(line)
-  if (indent < base) {
-    state.hiding = null
-    return false
-  }
-  const rel = indent - base
-  if (hiding.kind === 'code') {
-    if (rel >= 4) return true
-    state.hiding = null
-    return false
-  }
-  if (hiding.kind === 'fence') {
-    const text = line.trimStart()
-    const run = new RegExp(`^\\${hiding.char}{${hiding.length},}[ \\t]*$`)
-    if (rel < 4 && run.test(text)) state.hiding = null
-    return true
-  }
-  if (hiding.end?.test(line)) state.hiding = null
-  return true
+  return [matched, at]
+}
+
+/** A line of the open hiding block: whether it closes it. */
+function closesHiding(hiding: Hiding, rest: string): boolean {
+  if (hiding.kind === 'code') return rest.trim() !== '' && indentOf(rest) < 4
+  if (hiding.kind === 'html')
+    return hiding.end === null ? rest.trim() === '' : hiding.end.test(rest)
+  const run = new RegExp(`^\\${hiding.char}{${hiding.length},}[ \\t]*$`)
+  return indentOf(rest) < 4 && run.test(rest.trimStart())
 }
 
 /**
- * The body's visible task-list bullets (`- [ ] …`, `*`, `+`, ticked or not), each from its
- * marker on with inline comments taken out.
+ * The body's visible task-list bullets (`- [ ] …`, `*`, `+`, ticked or not, outside block
+ * quotes), each from its marker on with inline comments taken out.
  */
 export function visibleTaskBullets(body: string): string[] {
-  const state: State = { items: [], hiding: null, paragraph: false }
-  const out: string[] = []
-  for (const raw of body.split(/\r?\n/)) {
-    const line = expandTabs(raw)
-    if (continuesHiding(line, state)) continue
-    const bullet = readLine(line, state)
-    if (bullet !== null) out.push(bullet)
+  const state: State = {
+    containers: [],
+    hiding: null,
+    paragraph: false,
+    bullets: [],
+    pending: false
   }
-  return out
+  for (const raw of body.split(/\r?\n/)) {
+    const bullet = readLine(expandTabs(raw), state)
+    // Only paragraph text (null, paragraph open) keeps a bullet's paragraph going.
+    if (bullet !== null) state.bullets.push(bullet)
+    state.pending = bullet !== null || (state.pending && state.paragraph)
+  }
+  return state.bullets
 }
 
-/** One line outside any hiding block: updates the state; the task bullet it is, or null. */
+/** One line: updates the state; the task bullet it is, or null. */
 function readLine(line: string, state: State): string | null {
-  if (line.trim() === '') {
+  const [matched, at] = matchContainers(line, state.containers)
+  const all = matched === state.containers.length
+  const hiding = state.hiding
+  if (hiding !== null && all) {
+    // The code block's end is the first line that is not its own: read it anew.
+    const closes = closesHiding(hiding, line.slice(at))
+    if (closes) state.hiding = null
+    if (!closes || hiding.kind !== 'code') return null
+  }
+  // A container not continued ends, with its hiding block (none is lazy), unless the line
+  // continues an open paragraph lazily.
+  state.hiding = null
+  // An indented line there continues it too (CommonMark; markdown-it may end the item).
+  const rest = line.slice(at)
+  if (!all && state.paragraph && rest.trim() !== '') {
+    if (indentOf(rest) >= 4 || !endsLazyParagraph(rest)) return null
+  }
+  if (!all) {
+    state.containers.length = matched
     state.paragraph = false
-    return null
   }
-  let column = indentOf(line)
-  let text = line.slice(column)
-  // The list items this line's indentation leaves open; a lazy paragraph line closes none.
-  const open = state.items.filter((col) => col <= column).length
-  if (open < state.items.length) {
-    if (state.paragraph && !startsBlock(text, column, state)) return null
-    state.items.length = open
-  }
+  return readBlocks(line, at, state)
+}
+
+/** The blocks a line starts at `at`, inside the open containers it continued. */
+function readBlocks(line: string, at: number, state: State): string | null {
   for (;;) {
-    const base = state.items[state.items.length - 1] ?? 0
-    if (column - base >= 4) {
-      // Indented code, unless it continues a paragraph: hidden either way.
-      if (!state.paragraph) state.hiding = { kind: 'code', depth: state.items.length }
+    const rest = line.slice(at)
+    if (rest.trim() === '') {
+      state.paragraph = false
       return null
     }
-    const hiding = opensHiding(text, state.items.length, state.paragraph)
+    const indent = indentOf(rest)
+    if (indent >= 4) {
+      // Indented code, unless it continues a paragraph: hidden either way.
+      if (!state.paragraph) state.hiding = { kind: 'code' }
+      return null
+    }
+    const text = rest.slice(indent)
+    if (text.startsWith('>')) {
+      state.containers.push({ kind: 'quote' })
+      state.paragraph = false
+      at += indent + (text.charAt(1) === ' ' ? 2 : 1)
+      continue
+    }
+    const hiding = opensHiding(text, state.paragraph)
     if (hiding !== null) {
       // An HTML block whose end marker is on its first line is that line alone.
       const oneLine = hiding.kind === 'html' && hiding.end?.test(text) === true
@@ -187,30 +231,25 @@ function readLine(line: string, state: State): string | null {
       state.paragraph = false
       return null
     }
-    if (
-      text.startsWith('>') ||
-      ATX_HEADING.test(text) ||
-      THEMATIC_BREAK.test(text) ||
-      (state.paragraph && SETEXT_UNDERLINE.test(text))
-    ) {
-      // A quote's lines are never counted; its paragraph may go on lazily.
-      state.paragraph = text.startsWith('>')
+    const setext = state.paragraph && SETEXT_UNDERLINE.test(text)
+    if (setext || ATX_HEADING.test(text) || THEMATIC_BREAK.test(text)) {
+      if (setext && state.pending) state.bullets.pop()
+      state.paragraph = false
       return null
     }
-    const content = listItem(text, column, state.paragraph)
-    if (content === null) {
+    const width = listItem(text, state.paragraph)
+    if (width === null) {
       state.paragraph = true
       return null
     }
-    state.items.push(content)
-    // A task box opens the item's paragraph: the line is a bullet a reader sees.
+    const empty = text.slice(width).trim() === ''
+    state.containers.push({ kind: 'item', width: indent + width, empty })
+    // A task box opens the item's paragraph: a bullet a reader sees, outside a quote.
     state.paragraph = TASK_BOX.test(text)
-    if (state.paragraph) return withoutComments(text)
-    const rest = line.slice(Math.min(content, line.length))
-    // The item's first line is read as a line of its own, inside the item.
-    if (rest.trim() === '') return null
-    column = content + indentOf(rest)
-    text = rest.trimStart()
-    line = ' '.repeat(column) + text
+    if (state.paragraph)
+      return state.containers.some((c) => c.kind === 'quote')
+        ? null
+        : withoutComments(text)
+    at += Math.min(indent + width, rest.length)
   }
 }

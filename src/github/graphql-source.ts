@@ -278,14 +278,20 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
   const graph = graphOf(raw.commits)
   return {
     pull,
-    sharing: head ? sharingOf(repository.head?.associatedPullRequests, head, number) : null,
+    sharing: head
+      ? sharingOf(repository.head?.associatedPullRequests, head, number)
+      : null,
     source: (rest) =>
       graphqlSource(options, pull, graph, head === rest.head ? repository : null, rest)
   }
 }
 
 /** The other open PRs on `head` from the query's answer; null where it is not whole. */
-function sharingOf(associated: unknown, head: string, number: number): SharingPull[] | null {
+function sharingOf(
+  associated: unknown,
+  head: string,
+  number: number
+): SharingPull[] | null {
   const listed = Associated.safeParse(associated).data
   if (!listed || listed.nodes.length !== listed.totalCount) return null
   return sharingOnly(

@@ -75,7 +75,9 @@ export function sharingOnly(
   return pulls
     .filter(
       (pull) =>
-        pull.open && pull.number !== number && pull.head.toLowerCase() === head.toLowerCase()
+        pull.open &&
+        pull.number !== number &&
+        pull.head.toLowerCase() === head.toLowerCase()
     )
     .map((pull) => ({ number: pull.number, body: pull.body ?? '' }))
 }
