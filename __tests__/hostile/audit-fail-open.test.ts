@@ -73,7 +73,7 @@ async function judgeEverywhere(
     out.push({
       source,
       report: JSON.parse(readFileSync(result.outputs.report ?? '', 'utf8')) as Report,
-      requests: result.requests.map((q) => q.operationId ?? q.route)
+      requests: result.requests.map((q) => q.operationId ?? q.route ?? '')
     })
   }
   await action('action (GraphQL)', f.emptyWorkspace)
@@ -94,7 +94,7 @@ async function judgeEverywhere(
   out.push({
     source: 'check --pr',
     report: JSON.parse(cli.stdout) as Report,
-    requests: f.fake.requests.slice(before).map((q) => q.operationId ?? q.route)
+    requests: f.fake.requests.slice(before).map((q) => q.operationId ?? q.route ?? '')
   })
   // Last: GraphQL stays refused for this fixture from here on.
   refuseGraphql(f)
