@@ -157,11 +157,4 @@ describe('visible task bullets', () => {
     // Stricter where unsure, but not blind: most visible bullets are counted.
     expect(counted).toBeGreaterThan(shown * 0.9)
   })
-
-  it('is linear: a megabyte of nested openers reads in well under a second', () => {
-    const body = `${'- <!--\n  <div>\n  ```\n'.repeat(20_000)}- [ ] M1 x`
-    const started = performance.now()
-    visibleTaskBullets(body)
-    expect(performance.now() - started).toBeLessThan(2000)
-  })
 })

@@ -165,6 +165,11 @@ describe('a bullet counts only where a reader sees it', () => {
           conclusion: 'failure'
         })
         expect(report.deferred).toMatchObject({ expected: 2, named: 0, unnamed: TAILS })
+        expect(report.deferred.hints.map((h) => h.why)).toEqual(
+          TAILS.map(
+            () => 'a reader does not see it: it is inside an HTML comment or a code block'
+          )
+        )
       }
     }
   )
@@ -225,6 +230,16 @@ describe('every open PR on the judged head holds the audit', () => {
         listed: source.includes('GraphQL') || source.includes('workspace') ? 0 : 1
       })
     }
+    // The check runs (the action's three) say whose body lacks which item (Markdown-escaped).
+    const summaries = f.fake.checks.runs.map((r) =>
+      (r.output.summary ?? '').replaceAll('\\', '')
+    )
+    expect(summaries).toHaveLength(3)
+    for (const summary of summaries)
+      for (const tail of TAILS)
+        expect(summary).toContain(
+          `not named: ${tail}, in the body of #1 (an open PR on the same head commit)`
+        )
   })
 
   it('both bodies naming both: success; a closed PR on the head is not asked', async () => {
