@@ -157,4 +157,11 @@ describe('visible task bullets', () => {
     // Stricter where unsure, but not blind: most visible bullets are counted.
     expect(counted).toBeGreaterThan(shown * 0.9)
   })
+
+  it('stops at containers nested past 100: nothing below counts (the pass stays linear)', () => {
+    const deep = `${'> - '.repeat(60)}x`
+    const body = `- [ ] M1 a\n${deep}\n${'\n'.repeat(1000)}- [ ] M2 b`
+    expect(countedMarks(body)).toEqual(new Set(['M1']))
+    expect(countedMarks(`${'> - '.repeat(40)}x\n\n- [ ] M3 c`)).toEqual(new Set(['M3']))
+  })
 })

@@ -33,6 +33,12 @@ interface State {
   pending: boolean
 }
 
+/**
+ * Containers deeper than this end the reading: no bullet below counts. Each line is matched
+ * against every open container, so an unbounded depth would make the pass quadratic.
+ */
+const MAX_DEPTH = 100
+
 const FENCE = /^(`{3,}|~{3,})(.*)$/
 // CommonMark's HTML block starts: kinds 1–5 end at a marker, 6 and 7 at a blank line.
 const HTML_ENDS: ReadonlyArray<[RegExp, RegExp | null]> = [
@@ -168,6 +174,7 @@ export function visibleTaskBullets(body: string): string[] {
     pending: false
   }
   for (const raw of body.split(/\r?\n/)) {
+    if (state.containers.length > MAX_DEPTH) break
     const bullet = readLine(expandTabs(raw), state)
     // Only paragraph text (null, paragraph open) keeps a bullet's paragraph going.
     if (bullet !== null) state.bullets.push(bullet)
