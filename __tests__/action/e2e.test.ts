@@ -676,6 +676,8 @@ describe('requests (SPEC §9)', () => {
     expect(rows(result)).toEqual(inferred)
     expect(countOf(result)).toEqual({
       'pulls/get': 1,
+      // The other open PRs on the head, whose bodies the deferred audit reads too.
+      'repos/list-pull-requests-associated-with-commit': 1,
       'git/get-tree': 1,
       'pulls/list-files': 1,
       'git/get-blob': 2,

@@ -10,7 +10,7 @@ import type { GateOptions } from '../gate/options.js'
 import type { Report } from '../gate/report.js'
 import { apiSource } from '../github/api-source.js'
 import { createClient, GitHubError, type Octokit } from '../github/client.js'
-import { getPullRequest } from '../github/pulls.js'
+import { getPullRequest, pullsSharingHead } from '../github/pulls.js'
 import { timeScaleFrom } from '../action/context.js'
 import { git } from '../source/git.js'
 import { terminalLine } from '../util/safe-text.js'
@@ -102,6 +102,10 @@ export async function checkPullRequest(
     throw new CliError(
       `pull request #${number} moved: its head is ${pull.headSha}, FLOW_HEAD_SHA is ${expectHead}`
     )
+  // The check run is the commit's: every other open PR on that head must hold too.
+  const sharing = await api(target, 'read', async () =>
+    pullsSharingHead(octokit, owner, repo, pull.headSha, number)
+  )
   const source = apiSource({
     octokit,
     owner,
@@ -116,6 +120,7 @@ export async function checkPullRequest(
       source,
       options,
       body: pull.body,
+      sharing,
       branch: pull.headRef,
       repositoryUrl: target.repositoryUrl
     })

@@ -263,6 +263,7 @@ export class FakeGitHub {
         pullFiles: async (view) => this.pullFiles(view),
         pullStats: async (view) => this.pullStats(view),
         pullCommits: async (view) => this.pullCommits(view),
+        pullsContaining: async (sha) => this.pullsContaining(sha),
         graphqlRequests: () => this.requestsFor('graphql').length
       },
       { blobTextLimit: options.blobTextLimit }
@@ -1115,15 +1116,13 @@ export class FakeGitHub {
   }
 
   /**
-   * Open same-repository PRs containing the commit. Fork PRs are left out: their commits are
+   * Open same-repository PRs containing the commit (REST `commits/{sha}/pulls`, GraphQL
+   * `Commit.associatedPullRequests`), oldest first. Fork PRs are left out: their commits are
    * not on a branch of this repository (the `workflow_run` fork case of SPEC §2.1).
    */
-  private async pullsForCommit(ctx: Ctx): Promise<Result> {
-    const sha = await this.git.resolveCommit(ctx.params.commit_sha ?? '')
-    if (!sha)
-      throw new HttpError(422, `No commit found for SHA: ${ctx.params.commit_sha}`)
+  private async pullsContaining(sha: string): Promise<PullView[]> {
     const views = await Promise.all(
-      [...this.pulls.keys()].map(async (n) => this.pullView(n))
+      [...this.pulls.keys()].sort((a, b) => a - b).map(async (n) => this.pullView(n))
     )
     const hits: PullView[] = []
     for (const v of views) {
@@ -1136,7 +1135,14 @@ export class FakeGitHub {
         hits.push(v)
       }
     }
-    const page = paginate(hits, ctx.url, 30, 100)
+    return hits
+  }
+
+  private async pullsForCommit(ctx: Ctx): Promise<Result> {
+    const sha = await this.git.resolveCommit(ctx.params.commit_sha ?? '')
+    if (!sha)
+      throw new HttpError(422, `No commit found for SHA: ${ctx.params.commit_sha}`)
+    const page = paginate(await this.pullsContaining(sha), ctx.url, 30, 100)
     return {
       status: 200,
       body: page.items.map((v) => this.objects.pullRequestSimple(this.repoRef, v)),
