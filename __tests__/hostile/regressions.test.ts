@@ -188,6 +188,14 @@ describe('the log inside stop-commands blocks', () => {
     logUntrusted((line) => lines.push(line), ['\u001b[8mhidden \u202eevil\u200b'])
     expect(lines[1]).toBe('\\u{1b}[8mhidden \\u{202e}evil\\u{200b}')
   })
+  it('shows every format character: tag characters, soft hyphens, annotation marks', () => {
+    const lines: string[] = []
+    logUntrusted(
+      (line) => lines.push(line),
+      ['t\u{e0041}\u{e007f} s\u00ad a\ufff9b\ufffb \u2029']
+    )
+    expect(lines[1]).toBe('t\\u{e0041}\\u{e007f} s\\u{ad} a\\u{fff9}b\\u{fffb} \\u{2029}')
+  })
 })
 
 describe('a truncated listing is an unknown state (it used to be only a note)', () => {
