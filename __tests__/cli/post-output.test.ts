@@ -8,7 +8,14 @@ import { afterAll, describe, expect, it } from '@jest/globals'
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import type { Report } from '../../src/gate/report.js'
-import { DIR, receiptWith, trackedPrs, type PrFixture } from '../action/support.js'
+import {
+  DIR,
+  receiptWith,
+  rejectAnnotationsWith,
+  trackedPrs,
+  type PrFixture
+} from '../action/support.js'
+import type { BuiltObject } from '../support/receipt-builders.js'
 import { PROJECT_ROOT } from '../support/runner.js'
 
 const CLI = join(PROJECT_ROOT, 'dist', 'cli.js')
@@ -45,7 +52,7 @@ const needsWork = async (count: number) =>
     [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b, {
       verdict: 'NEEDS_WORK',
       count,
-      item: (i) => (i === count - 1 ? { title: 'poison' } : {})
+      item: (i): BuiltObject => (i === count - 1 ? { title: 'poison' } : {})
     })
   }))
 
@@ -79,15 +86,7 @@ describe('check --pr --post says how posting went on stderr, in plain words', ()
     const f = await needsWork(60)
     f.fake.faults.add({ kind: 'status', route: 'checks/create', status: 502 })
     // Every PATCH that holds the last finding's annotation is refused: it is dropped.
-    f.fake.faults.add({
-      kind: 'reject',
-      route: 'checks/update',
-      times: Infinity,
-      when: (call) =>
-        JSON.stringify(
-          (call.body as { output?: { annotations?: unknown } }).output?.annotations ?? []
-        ).includes('poison')
-    })
+    rejectAnnotationsWith(f, 'poison')
     const run = await postJson(f)
     expect(run.code).toBe(1)
     expectPlain(run)
