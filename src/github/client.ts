@@ -2,7 +2,8 @@
  * The GitHub client: `@actions/github`'s Octokit with the retry and throttling plugins,
  * and the product's policy (SPEC §5): a 20 s deadline per attempt, reads retried on 5xx
  * and network errors (writes only by `checks.ts`, once it proved the first did not land),
- * rate limits waited for up to 60 s, every wait shrunk by `RECEIPT_GATE_TIME_SCALE`.
+ * rate limits waited for up to 60 s, every wait shrunk by `RECEIPT_GATE_TIME_SCALE`;
+ * no request (a list's next page included) leaves the API's origin.
  */
 import { getOctokit } from '@actions/github'
 import type { Octokit as Core } from '@octokit/core'
@@ -99,9 +100,19 @@ export function createClient(options: ClientOptions): Octokit {
     retry,
     throttling
   )
-  // Outermost: answers checked (answers.ts); one error type, named by route, without the token.
+  // Outermost: the token sent to the API only, answers checked (answers.ts); one error
+  // type, named by route, without the token.
+  const origin = new URL(octokit.request.endpoint.DEFAULTS.baseUrl).origin
   octokit.hook.wrap('request', async (request, params) => {
     const route = `${params.method} ${params.url}`
+    // A list's next page is where its `link` header says: a header naming another
+    // origin would otherwise get the token (joined as @octokit/endpoint joins them).
+    const target = /^http/.test(params.url) ? params.url : params.baseUrl + params.url
+    if (!URL.canParse(target) || new URL(target).origin !== origin)
+      throw new GitHubError(
+        `refused ${params.method} ${target.split('?')[0]}: not on the API's origin (${origin}), which alone gets the token`,
+        undefined
+      )
     try {
       const response = await request(params)
       const malformed = malformedAnswer(params.method, params.url, response.data)
