@@ -32,6 +32,7 @@ import {
 import {
   findPullRequestByHead,
   getPullRequest,
+  pullsSharingHead,
   type PullRequestInfo
 } from './github/pulls.js'
 
@@ -88,6 +89,9 @@ export async function run(): Promise<void> {
     const read = readPull(octokit, inputs, context, number, route)
     const base = read.then((r) => r.pull.baseSha)
     base.catch(() => undefined) // awaited only by a workspace that holds a repository
+    // The PR's lists are of its head when read: the event's head's only while it is that.
+    const pullHead = read.then((r) => r.pull.headSha)
+    pullHead.catch(() => undefined) // awaited only by the API source's lists
     const head = route.headSha ?? (await read).pull.headSha
     // The receipts: from the workspace when it holds the head's history, else the API.
     const local = await workspaceSource(context.workspace, head, base)
@@ -100,17 +104,24 @@ export async function run(): Promise<void> {
         head,
         pullNumber: number,
         changedFiles: read.then((r) => r.pull.changedFiles),
-        baseSha: base
+        baseSha: base,
+        pullHead
       })
     // The API's REST files list (GraphQL has no patches) needs only the PR's number: asked
     // for now, while the GraphQL read is on its way, not after it.
     if (!local) source.changedFiles().catch(() => undefined)
     const { pull, graphql } = await read
+    // The check run goes on the commit, so every open PR on it is judged by this run: the
+    // GraphQL read lists them with the PR; else one REST request does.
+    const sharing =
+      (head === route.headSha ? graphql?.sharing : null) ??
+      (await pullsSharingHead(octokit, context.owner, context.repo, head, number))
     const report = await evaluate({
       // GraphQL for the receipts, the REST source for the rest (files list, compares).
       source: graphql && !local ? graphql.source(source) : source,
       options: inputs.gate,
       body: pull.body,
+      sharing,
       branch: pull.headRef,
       // Links to the head's lines in the summary (issue 25).
       repositoryUrl: `${process.env.GITHUB_SERVER_URL || 'https://github.com'}/${context.owner}/${context.repo}`

@@ -170,7 +170,8 @@ async function runPr(run: Run, pr: string, expectHead: string | null): Promise<R
     target,
     run.options,
     expectHead,
-    checkName
+    checkName,
+    io.stderr
   )
   if (published)
     io.stderr(

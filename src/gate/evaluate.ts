@@ -49,6 +49,11 @@ export interface EvaluateInput {
    * receipts be listed while the PR is still being read; it is awaited after listing.
    */
   body: string | null | Promise<string | null>
+  /**
+   * The other open PRs whose head is this head, with their bodies: the check run shows on
+   * each of them, so the deferred audit holds for each body.
+   */
+  sharing?: readonly { number: number; body: string }[]
   /** The PR's head branch (for the deferral file), or null; a promise likewise. */
   branch: string | null | Promise<string | null>
   /** The merge base `select: changed` counts changes from, for the report (null: none). */
@@ -105,8 +110,7 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const pending = selected.map((plan) => classify(plan, blobs))
   // The head rule's compares go out first; coverage's commit reads join their round.
   const judging = judgeAll(source, pending, options, isBookkeeping)
-  const ranges: Ranges = new Map()
-  if (prCommits !== null) classifyEarly(source, prCommits, pending, ranges)
+  if (prCommits !== null) classifyEarly(source, prCommits)
   const judge = await judging
   const diff = await diffFiles
   const placed = placeFindings(
@@ -132,6 +136,7 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   } = auditDeferred({
     enabled: options.auditDeferred,
     body,
+    sharing: input.sharing ?? [],
     deferredCount: rows.reduce((sum, row) => sum + (row.details?.deferred ?? 0), 0),
     sink:
       sink instanceof Uint8Array && sinkPath
@@ -146,14 +151,7 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const coverage =
     prCommits === null
       ? undefined
-      : await reviewCoverage(
-          source,
-          await prCommits,
-          pending,
-          rows,
-          { isBookkeeping, ranges },
-          notes
-        )
+      : await reviewCoverage(source, await prCommits, pending, rows, isBookkeeping, notes)
   // Called whatever else failed: it adds the coverage problems.
   const coverageFails = coverageFailures(options, coverage, problems)
   const failed = coverageFails || missing.length > 0 || auditFailed || listing.truncated
@@ -185,16 +183,18 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
  */
 async function reviewCoverage(
   source: ReceiptSource,
-  listed: PrCommits,
+  listed: { commits: PrCommit[] } | { commits: null; note: string },
   pending: readonly Pending[],
   rows: readonly ReceiptRow[],
-  { isBookkeeping, ranges }: { isBookkeeping: BookkeepingMatcher; ranges: Ranges },
+  isBookkeeping: BookkeepingMatcher,
   notes: string[]
 ): Promise<Coverage | null> {
   if (listed.commits === null) {
     notes.push(`coverage not computed: ${listed.note}`)
     return null
   }
+  // One range question per distinct (base, reviewed) pair, however many receipts share it.
+  const ranges = new Map<string, Promise<string[] | null>>()
   try {
     const reviews = await Promise.all(
       rows.flatMap((row, i) => {
@@ -202,12 +202,21 @@ async function reviewCoverage(
         // Only a current or stale row has a reviewed head.
         const reviewed = row.reviewedHead
         if (!item || row.verdict !== 'SHIP' || reviewed === null) return []
-        return [coveringReview(source, ranges, { receipt: row.path, item, reviewed })]
+        const base = reviewBase(item, reviewed)
+        const key = `${base ?? ''}..${reviewed}`
+        const range = ranges.get(key) ?? source.commitsBetween(base, reviewed)
+        ranges.set(key, range)
+        const review = range.then((commits): CoveringReview => ({
+          receipt: row.path,
+          commits: commits && new Set(commits),
+          baseKnown: base !== null
+        }))
+        return [review]
       })
     )
-    // The paths of the commits no SHIP review holds (the API: one request a commit) tell
-    // code from bookkeeping; a commit left unlisted counts as code.
-    const unlisted = toClassify(listed.commits, reviews)
+    // The paths of the unlisted commits (the API: one request a commit) tell code from
+    // bookkeeping; a commit still unlisted counts as code.
+    const unlisted = toClassify(listed.commits)
     const paths =
       unlisted.length > 0 && source.commitPaths
         ? await source.commitPaths(unlisted)
@@ -222,61 +231,19 @@ async function reviewCoverage(
   }
 }
 
-type PrCommits = { commits: PrCommit[] } | { commits: null; note: string }
-/** One range question per distinct (base, reviewed) pair, however many receipts share it. */
-type Ranges = Map<string, Promise<string[] | null>>
-
-/**
- * A SHIP review's range, its recorded base..`reviewed`, asked of the source once.
- * `within`: the commits of the range's upper bound instead (every PR commit `reviewed`
- * reaches), when the exact range would wait for a request.
- */
-async function coveringReview(
-  source: ReceiptSource,
-  ranges: Ranges,
-  { receipt, item, reviewed }: { receipt: string; item: Pending; reviewed: string },
-  within?: ReadonlySet<string>
-): Promise<CoveringReview> {
-  const base = reviewBase(item, reviewed)
-  const from = within === undefined || base === null || within.has(base) ? base : null
-  const key = `${from ?? ''}..${reviewed}`
-  const range = ranges.get(key) ?? source.commitsBetween(from, reviewed)
-  ranges.set(key, range)
-  const commits = await range
-  return { receipt, commits: commits && new Set(commits), baseKnown: base !== null }
-}
-
 /**
  * Coverage's commit reads, started beside the head rule's compares so that they add no
- * round trip. Before judgement the reviewed head of a SHIP receipt is one of its
- * candidates, and a range whose base is not a PR commit (its reach needs a compare) is
- * taken at its upper bound: these ranges hold every commit the final ones hold, so each
- * commit outside all of them is one the final count classifies too (none is read for
- * nothing); what judgement leaves outside is read then. An unbound SHIP receipt's head is
- * not known yet, nor is a head outside the PR: then nothing is read early.
+ * round trip (which commits to read depends on the PR's commits alone), and after them,
+ * so that a diff one of them answers (the head's, when its parent is the reviewed commit)
+ * is not read twice. Coverage asks again later: each commit is read once.
  */
 function classifyEarly(
   source: ReceiptSource,
-  prCommits: Promise<PrCommits>,
-  pending: readonly Pending[],
-  ranges: Ranges
+  prCommits: Promise<{ commits: PrCommit[] } | { commits: null; note: string }>
 ): void {
-  const ship = pending.filter(
-    (item) => 'receipt' in item && item.receipt?.envelope.verdict === 'SHIP'
-  )
-  if (!source.commitPaths || ship.some((item) => item.kind === 'unbound')) return
   const early = async (): Promise<void> => {
     const listed = await prCommits
-    if (listed.commits === null) return
-    const inPr = new Set(listed.commits.map((c) => c.sha))
-    const heads = ship.flatMap((item) =>
-      reviewedHeads(item).map((reviewed) => ({ receipt: item.plan.path, item, reviewed }))
-    )
-    if (heads.some(({ reviewed }) => !inPr.has(reviewed))) return
-    const reviews = await Promise.all(
-      heads.map(async (head) => coveringReview(source, ranges, head, inPr))
-    )
-    const unlisted = toClassify(listed.commits, reviews)
+    const unlisted = listed.commits === null ? [] : toClassify(listed.commits)
     if (unlisted.length > 0) await source.commitPaths?.(unlisted)
   }
   // Its failures surface where coverage asks again.

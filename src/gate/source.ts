@@ -2,6 +2,7 @@
  * The receipt source: everything the gate needs from a repository, behind one interface:
  * local git plumbing (the CLI; the action when the workspace holds the head) or the API.
  */
+import type { FileHunks } from './diff-map.js'
 
 /** One entry of the tree under `receipts-dir` at the head commit. */
 export interface TreeEntry {
@@ -31,8 +32,11 @@ export type Ancestry =
   | { kind: 'unknown-commit'; note?: string }
   /** An object of the repository, but not a commit (a tree, a blob, a tag object). */
   | { kind: 'not-a-commit' }
-  /** The comparison exists but could not be listed whole (e.g. over 300 files). */
-  | { kind: 'too-large'; commits: number }
+  /**
+   * The comparison exists but its files could not be listed whole (over 300 files, or
+   * an answer without its list: `note` says which).
+   */
+  | { kind: 'too-large'; commits: number; note?: string }
 
 /** The newest commit that changed a receipt file, for the history rule of unbound receipts. */
 export interface ReceiptCommit {
@@ -48,12 +52,12 @@ export interface ReceiptCommit {
   note?: string
 }
 
-/** A changed file of the PR: the head path, the old one for a rename, the patch or null when unknown. */
+/** A changed file of the PR: the head path, the old one for a rename, its hunks or null when unknown. */
 export interface ChangedFile {
   path: string
   previousPath?: string
-  /** The unified-diff hunks (GitHub's `patch`, or `git diff` from the first `@@`); null: not known (GitHub omits large ones). */
-  patch: string | null
+  /** Where its hunks sit (from GitHub's `patch` or git's); null: not known (GitHub omits large and binary ones). */
+  hunks: FileHunks | null
 }
 
 /** The changed files of a PR, or null when the source could not list them (with why). */

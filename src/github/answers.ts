@@ -35,6 +35,8 @@ const ROUTES: ReadonlyArray<[RegExp, z.ZodType]> = [
       ahead_by: z.number(),
       base_commit: Sha,
       merge_base_commit: Sha,
+      total_commits: z.number().optional(),
+      commits: z.array(Commit).optional(),
       files: Files.optional()
     })
   ],
@@ -50,6 +52,17 @@ const ROUTES: ReadonlyArray<[RegExp, z.ZodType]> = [
       body: z.string().nullable(),
       changed_files: z.number()
     })
+  ],
+  [
+    /^GET .*\/commits\/[^/]+\/pulls$/,
+    z.array(
+      z.object({
+        number: z.number(),
+        state: z.string(),
+        head: Sha,
+        body: z.string().nullable()
+      })
+    )
   ],
   [/^GET .*\/pulls$/, z.array(z.object({ number: z.number(), head: Sha }))],
   [

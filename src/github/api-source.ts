@@ -11,19 +11,26 @@ import {
   type ReceiptSource,
   type TreeEntry
 } from '../gate/source.js'
+import { parsePatch } from '../gate/diff-map.js'
 import { isFullId } from '../gate/review-head.js'
-import { GitHubError, isUnknownName, type Octokit } from './client.js'
+import { GitHubError, isTooLarge, isUnknownName, type Octokit } from './client.js'
 import {
+  COMPARE_FILES_CAP,
   compareFrom,
+  graphOfHead,
+  listPrCommits,
   prCommitMethods,
+  prListsAt,
   touchedPaths,
+  type CommitGraph,
+  type FilesList,
   type PrCommitsOptions,
+  type PrLists,
   type Repo
 } from './pr-commits.js'
 
-/** GitHub caps the PR files list at 3,000 and a comparison's files at 300. */
+/** GitHub caps the PR files list at 3,000. */
 const PR_FILES_CAP = 3000
-const COMPARE_FILES_CAP = 300
 const BLOB_CONCURRENCY = 8
 
 export interface ApiSourceOptions extends PrCommitsOptions {
@@ -32,6 +39,16 @@ export interface ApiSourceOptions extends PrCommitsOptions {
    * all. A promise lets the tree walk start while the PR is being read.
    */
   changedFiles: number | Promise<number>
+  /**
+   * The head GitHub's pull request had when it was read. Its lists (files, commits) are
+   * of its head at the time they are read: the judged head's only while that is it.
+   */
+  pullHead: string | Promise<string>
+}
+
+/** Whether GitHub's PR has moved on from the judged head (its lists are then another head's). */
+async function headMoved(options: ApiSourceOptions): Promise<boolean> {
+  return (await options.pullHead).toLowerCase() !== options.head.toLowerCase()
 }
 
 /** A {@link ReceiptSource} over the REST API. */
@@ -40,13 +57,23 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
   const base = { owner, repo }
   // One limit for every readBlobs call (the gate asks receipt by receipt, issue 7).
   const limit = limiter(BLOB_CONCURRENCY)
+  // The PR's lists at the head, from a compare when GitHub's PR is at another head now.
+  let atHead: Promise<PrLists> | undefined
+  const listsAtHead = async (): Promise<PrLists> => (atHead ??= prListsAt(options))
   // The PR's files list, read once for the selection and the diff map alike.
   let files: Promise<FilesList> | undefined
-  const filesList = async (): Promise<FilesList> => (files ??= readFilesList(options))
+  const filesList = async (): Promise<FilesList> =>
+    (files ??= readFilesList(options, listsAtHead))
+  // GitHub's list of the PR's commits, when it is the head's (checked: the PR may move
+  // between its read and this list's).
+  const listGraph = async (): Promise<CommitGraph> =>
+    ((await headMoved(options))
+      ? null
+      : graphOfHead(await listPrCommits(options), head)) ?? (await listsAtHead()).graph
   return {
     head,
     // Review coverage (issue 25.3): the PR's commit graph, ranges over it, classification.
-    ...prCommitMethods(options),
+    ...prCommitMethods(options, listGraph),
     // One recursive tree of `dir` only (SPEC §2: a whole-repo recursive tree truncates on
     // large repos).
     async listTree(dir) {
@@ -105,7 +132,7 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
           ...(file.status === 'renamed' && file.previous_filename
             ? { previousPath: file.previous_filename }
             : {}),
-          patch: file.patch ?? null
+          hunks: file.patch === undefined ? null : parsePatch(file.patch)
         }))
       }
     },
@@ -118,7 +145,10 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
       if (data === null) return { kind: 'unknown-commit' }
       if (data.status === 'identical') return { kind: 'identical' }
       if (data.status !== 'ahead') return { kind: 'not-ancestor' }
-      const files = data.files ?? []
+      const files = data.files
+      // An answer without its files list proves nothing changed no more than a cut one.
+      if (files === undefined)
+        return { kind: 'too-large', commits: data.ahead_by, note: 'no files listed' }
       if (files.length >= COMPARE_FILES_CAP)
         return { kind: 'too-large', commits: data.ahead_by }
       return { kind: 'ahead', commits: data.ahead_by, changedPaths: touchedPaths(files) }
@@ -143,56 +173,46 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
   }
 }
 
-type PrFiles = Awaited<ReturnType<Octokit['rest']['pulls']['listFiles']>>['data']
-type FilesList = { files: PrFiles } | { files: null; note: string }
+/**
+ * The PR's files list (GitHub's, or the compare's when the PR is at another head than
+ * the judged one: its list is of that head).
+ */
+type PrFiles = NonNullable<FilesList['files']>
 
-async function readFilesList(options: ApiSourceOptions): Promise<FilesList> {
+async function readFilesList(
+  options: ApiSourceOptions,
+  listsAtHead: () => Promise<PrLists>
+): Promise<FilesList> {
   const { octokit, owner, repo } = options
+  const pages = octokit.paginate
+    .iterator(octokit.rest.pulls.listFiles, {
+      owner,
+      repo,
+      pull_number: options.pullNumber,
+      per_page: 100
+    })
+    [Symbol.asyncIterator]()
   // The first page is asked for beside the PR read, whose file count decides whether
   // the list is used at all (one page is the cost of that guess on a PR over the cap).
-  const firstPage = octokit.rest.pulls.listFiles({
-    owner,
-    repo,
-    pull_number: options.pullNumber,
-    per_page: 100
-  })
-  firstPage.catch(() => undefined) // awaited below, unless the count says otherwise
+  const first = pages.next()
+  first.catch(() => undefined) // awaited below, unless the count says otherwise
   const changedFiles = await options.changedFiles
+  if (await headMoved(options)) return (await listsAtHead()).files
   if (changedFiles > PR_FILES_CAP) {
     return {
       files: null,
       note: `the PR changes ${changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
     }
   }
-  return { files: await allPages(octokit, await firstPage) }
-}
-
-type Page<T> = { data: T[]; headers: { link?: string } }
-
-/** Every page of a list from its first: the `last` link's pages 8 at a time, else by `next`. */
-async function allPages<T>(octokit: Octokit, first: Page<T>): Promise<T[]> {
-  const link = (page: Page<T>, rel: string): string | undefined =>
-    new RegExp(`<([^>]+)>;\\s*rel="${rel}"`).exec(page.headers.link ?? '')?.[1]
-  const last = link(first, 'last')
-  const count = Number(
-    last && URL.canParse(last) && new URL(last).searchParams.get('page')
-  )
-  // GitHub's lists stop at 3,000 items (30 pages): a larger count is not believed.
-  if (last && Number.isInteger(count) && count > 1 && count <= 30) {
-    const pages = Array.from({ length: count - 1 }, (_, i) => i + 2)
-    const later = await mapLimit(pages, 8, async (page) => {
-      const url = new URL(last)
-      url.searchParams.set('page', String(page))
-      return (await octokit.request(`GET ${url.href}`)).data as T[]
-    })
-    return [...first.data, ...later.flat()]
-  }
-  const items = [...first.data]
-  for (let page = first; ;) {
-    const next = link(page, 'next')
-    if (!next) return items
-    page = await octokit.request(`GET ${next}`)
-    items.push(...page.data)
+  try {
+    const files: PrFiles = []
+    for (let page = await first; !page.done; page = await pages.next())
+      files.push(...page.value.data)
+    return { files }
+  } catch (error) {
+    // Too large to read is too large to list, as past GitHub's cap: unknown, with why.
+    if (!isTooLarge(error)) throw error
+    return { files: null, note: `the PR's files list cannot be read: ${error.message}` }
   }
 }
 
