@@ -58,14 +58,17 @@ describe('the GraphQL read', () => {
     const { gql, rest } = await bothWays(f)
     expect(gql.exitCode).toBe(0)
     expect(gql.outputs).toMatchObject({ conclusion: 'success', receipts: '10' })
-    // Review coverage's one commit to classify, the head, is the compare's: its parent is
-    // the reviewed commit, so the compare of the two is its diff (no commit read).
+    // Review coverage reads the PR's 2 commits' paths: the reviewed one by a commit read;
+    // the head's parent is the reviewed commit, so the compare of the two is its diff.
     expect(operations(gql)).toEqual([
       'checks/create',
       'graphql',
       'pulls/list-files',
-      'repos/compare-commits-with-basehead'
+      'repos/compare-commits-with-basehead',
+      'repos/get-commit'
     ])
+    expect(count(gql, 'repos/get-commit')).toBe(1)
+    expect(count(gql, 'repos/compare-commits-with-basehead')).toBe(1)
     expect(count(gql, 'checks/create')).toBe(1)
     // The same verdicts through REST, at a request per blob.
     expect(reportOf(rest)).toEqual(reportOf(gql))

@@ -293,7 +293,10 @@ function mayBeTooLarge(error: unknown): boolean {
   }
   if (status === 500 || status === 502 || status === 504) return true
   const listed = GqlErrors.safeParse(errors).data ?? []
-  const texts = [...listed.map((e) => e.message ?? ''), String(message ?? '')]
+  const texts = [
+    ...listed.map((e) => e.message ?? ''),
+    typeof message === 'string' ? message : ''
+  ]
   return (
     listed.every((e) => !e.type) &&
     texts.some((text) => /something went wrong|timeout/i.test(text))
