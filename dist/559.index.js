@@ -65,8 +65,6 @@ const ROUTES = [
             ahead_by: schemas/* number */.aig(),
             base_commit: Sha,
             merge_base_commit: Sha,
-            total_commits: schemas/* number */.aig().optional(),
-            commits: schemas/* array */.YOg(Commit).optional(),
             files: Files.optional()
         })
     ],
@@ -144,8 +142,7 @@ function malformedAnswer(method, url, data) {
  * The GitHub client: `@actions/github`'s Octokit with the retry and throttling plugins,
  * and the product's policy (SPEC §5): a 20 s deadline per attempt, reads retried on 5xx
  * and network errors (writes only by `checks.ts`, once it proved the first did not land),
- * rate limits waited for up to 60 s, every wait shrunk by `RECEIPT_GATE_TIME_SCALE`;
- * no request (a list's next page included) leaves the API's origin.
+ * rate limits waited for up to 60 s, every wait shrunk by `RECEIPT_GATE_TIME_SCALE`.
  */
 
 
@@ -155,14 +152,6 @@ function malformedAnswer(method, url, data) {
 const MAX_RETRIES = 3;
 const REQUEST_TIMEOUT_MS = 20_000;
 const MAX_RATE_LIMIT_WAIT_S = 60;
-/**
- * The largest answer read, far above any the gate needs (a files-list page, whose large
- * patches GitHub leaves out; a folder of receipts): past it a request fails with why, as
- * the answer arrives, instead of the run running out of memory before it posts anything.
- */
-const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
-/** The status a refused oversized answer is reported with (never retried). */
-const TOO_LARGE = 413;
 /** Thrown when a request failed for good; the message never contains the token. */
 class GitHubError extends Error {
     status;
@@ -197,7 +186,7 @@ function createClient(options) {
         retry: {
             retryAfterBaseValue: 1000 * timeScale,
             // 429 and 403 are rate limits, the throttling plugin's to wait for.
-            doNotRetry: [400, 401, 403, 404, 410, TOO_LARGE, 422, 429, 451]
+            doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451]
         },
         throttle: {
             retryAfterBaseValue: 1000 * timeScale,
@@ -209,16 +198,9 @@ function createClient(options) {
     }, 
     // Innermost first: each attempt (retries included) gets its own deadline.
     perAttempt(timeScale, log), dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
-    // Outermost: the token sent to the API only, answers checked (answers.ts); one error
-    // type, named by route, without the token.
-    const origin = new URL(octokit.request.endpoint.DEFAULTS.baseUrl).origin;
+    // Outermost: answers checked (answers.ts); one error type, named by route, without the token.
     octokit.hook.wrap('request', async (request, params) => {
         const route = `${params.method} ${params.url}`;
-        // A list's next page is where its `link` header says: a header naming another
-        // origin would otherwise get the token (joined as @octokit/endpoint joins them).
-        const target = /^http/.test(params.url) ? params.url : params.baseUrl + params.url;
-        if (!URL.canParse(target) || new URL(target).origin !== origin)
-            throw new GitHubError(`refused ${params.method} ${target.split('?')[0]}: not on the API's origin (${origin}), which alone gets the token`, undefined);
         try {
             const response = await request(params);
             const malformed = malformedAnswer(params.method, params.url, response.data);
@@ -247,13 +229,7 @@ function perAttempt(timeScale, log) {
                 params.method === 'HEAD' ||
                 /\/graphql$/.test(params.url);
             const signal = AbortSignal.timeout(attemptTimeoutMs(timeScale));
-            const fetch = cappedFetch(params.request?.fetch ?? globalThis.fetch);
-            params.request = {
-                ...params.request,
-                signal,
-                fetch,
-                ...(read ? {} : { retries: 0 })
-            };
+            params.request = { ...params.request, signal, ...(read ? {} : { retries: 0 }) };
             try {
                 const response = await request(options);
                 // A body cut by the deadline reads as "" in @octokit/request: not an answer (thrown
@@ -270,9 +246,6 @@ function perAttempt(timeScale, log) {
                 return response;
             }
             catch (error) {
-                const cause = error.cause;
-                if (cause instanceof AnswerTooLarge)
-                    throw new GitHubError(cause.message, TOO_LARGE);
                 const { status } = describe(error);
                 const why = status === undefined ? 'network error' : `HTTP ${status}`;
                 if (read && client_transient(status) && (params.request.retryCount ?? 0) < MAX_RETRIES)
@@ -280,37 +253,6 @@ function perAttempt(timeScale, log) {
                 throw error;
             }
         });
-    };
-}
-class AnswerTooLarge extends Error {
-}
-/**
- * `fetch` that reads an answer whole, up to {@link MAX_ANSWER_BYTES}: past it (by its
- * declared length, or as it streams in) it stops reading and fails.
- */
-function cappedFetch(fetch) {
-    const tooLarge = () => new AnswerTooLarge(`answer over ${MAX_ANSWER_BYTES / 2 ** 20} MiB, not read`);
-    return async (input, init) => {
-        const response = await fetch(input, init);
-        if (response.body === null || [204, 205, 304].includes(response.status))
-            return response;
-        if (Number(response.headers.get('content-length')) > MAX_ANSWER_BYTES) {
-            await response.body.cancel();
-            throw tooLarge();
-        }
-        const chunks = [];
-        let size = 0;
-        for await (const chunk of response.body) {
-            size += chunk.byteLength;
-            // Leaving the loop cancels the stream: the rest of the answer is never read.
-            if (size > MAX_ANSWER_BYTES)
-                throw tooLarge();
-            chunks.push(chunk);
-        }
-        const { status, statusText, headers } = response;
-        const read = new Response(Buffer.concat(chunks), { status, statusText, headers });
-        // The redirect check reads where the answer came from.
-        return Object.defineProperty(read, 'url', { value: response.url });
     };
 }
 /**
@@ -361,8 +303,6 @@ function describe(error) {
 }
 /** No answer (network error, timeout) or a 5xx: the same request may yet succeed. */
 const client_transient = (status) => status === undefined || status >= 500;
-/** An answer refused for its size ({@link MAX_ANSWER_BYTES}). */
-const isTooLarge = (error) => error instanceof GitHubError && error.status === TOO_LARGE;
 /** GitHub's answer to a name it cannot resolve (a commit, `<commit>:<path>`): 404 or 422. */
 const isUnknownName = (error) => error instanceof GitHubError && (error.status === 404 || error.status === 422);
 
@@ -585,23 +525,11 @@ const log_logUntrustedLines = (lines) => logUntrusted(lib_core.info, lines);
 
 
 
-/** The action's: warnings and the fallback annotations as workflow commands. */
-const ACTION_LOG = {
-    untrusted: (line) => log_logUntrustedLines([line]),
-    warning: (message) => lib_core.warning(message),
-    forbidden(reason, fix, report) {
-        lib_core.warning(`Could not post the check run: ${reason}`);
-        lib_core.warning(fix);
-        lib_core.warning('Annotations follow as workflow commands, the summary is in the job summary, and the step fails if the gate fails.');
-        for (const annotation of report.annotations)
-            annotate(annotation);
-    }
-};
 /**
  * Posts the check run. On 403 (a fork PR's read-only token, or no `checks: write`) the log
  * says why, and the annotations follow as workflow commands.
  */
-async function publishReport(report, { octokit, checkName, fork, log = ACTION_LOG, ...checkRun }) {
+async function publishReport(report, { octokit, checkName, fork, ...checkRun }) {
     try {
         const run = await publishCheckRun(octokit, {
             ...checkRun,
@@ -613,32 +541,24 @@ async function publishReport(report, { octokit, checkName, fork, log = ACTION_LO
             summaryWithDropped: (dropped) => withDropped(report, dropped),
             // These lines quote GitHub's error message: an API answer is untrusted text too
             // (printed raw, a `##[…]` or `::…` in it would run as a workflow command).
-            log: (line) => log.untrusted(line)
+            log: (line) => log_logUntrustedLines([line])
         });
         if (run.dropped.length > 0)
-            log.warning(`${run.dropped.length} annotation(s) were refused by GitHub and are named in the check run summary`);
+            lib_core.warning(`${run.dropped.length} annotation(s) were refused by GitHub and are named in the check run summary`);
         return { checkRunId: String(run.id), checkRunUrl: run.url, fallback: false };
     }
     catch (error) {
         if (!(error instanceof ChecksForbiddenError))
             throw error;
-        log.forbidden(error.message, checksFix(fork, checkName), report);
+        lib_core.warning(`Could not post the check run: ${error.message}`);
+        lib_core.warning(fork
+            ? 'This is a fork PR: its GITHUB_TOKEN is read-only. Gate forks with pull_request_target (safe: Receipt Gate reads receipts through the API and runs no PR code) or the workflow_run two-workflow setup.'
+            : "Give the job 'permissions: checks: write' (and contents: read, pull-requests: read).");
+        lib_core.warning('Annotations follow as workflow commands, the summary is in the job summary, and the step fails if the gate fails.');
+        for (const annotation of report.annotations)
+            annotate(annotation);
         return { checkRunId: '', checkRunUrl: '', fallback: true };
     }
-}
-/**
- * Why no check run could be posted and what to change, for the log and the step's error:
- * without the check run, branch protection shows the required check as "Expected — Waiting
- * for status to be reported" for ever, and the step is the only place anyone reads why.
- */
-function checksFix(fork, checkName) {
-    const waits = `no "${checkName}" check run was posted, so branch protection waits for it as "Expected"`;
-    // pull_request_target is safe here: the action reads receipts as data through the API
-    // and never checks out or runs the pull request's code.
-    const trigger = 'run Receipt Gate on pull_request_target (safe: it reads receipts through the API and runs no PR code) or in the workflow_run pair';
-    return fork
-        ? `${waits}: a fork PR's GITHUB_TOKEN is read-only under pull_request; ${trigger}.`
-        : `${waits}: the token cannot write checks. Give the job 'permissions: checks: write' (with contents: read, pull-requests: read); for Dependabot PRs, whose token is read-only like a fork's, ${trigger}.`;
 }
 const LEVEL = { failure: 'error', warning: 'warning', notice: 'notice' };
 /** One `::error file=…,line=…::message` (or warning, notice) per annotation; the toolkit escapes it. */
@@ -687,8 +607,6 @@ var evaluate = __webpack_require__(2148);
 var concurrency = __webpack_require__(5674);
 // EXTERNAL MODULE: ./src/gate/source.ts
 var source = __webpack_require__(6601);
-// EXTERNAL MODULE: ./src/gate/diff-map.ts
-var diff_map = __webpack_require__(232);
 // EXTERNAL MODULE: ./src/gate/review-head.ts
 var review_head = __webpack_require__(5679);
 // EXTERNAL MODULE: ./src/gate/coverage.ts
@@ -699,8 +617,7 @@ var coverage = __webpack_require__(8706);
  * their parents from one pulls/commits list (≤ 3 pages), review ranges computed over
  * that graph (no request), one compare per distinct commit outside the PR a review
  * names (its merge base with the head tells which PR commits it reaches), and one
- * commit read per commit coverage must classify as code or bookkeeping (a merge: one
- * compare per parent).
+ * commit read per commit coverage must classify as code or bookkeeping.
  */
 
 
@@ -708,9 +625,8 @@ var coverage = __webpack_require__(8706);
 
 /** GitHub lists at most 250 commits of a pull request. */
 const PR_COMMITS_CAP = 250;
-/** A commit's files list holds at most 300 entries a page; a comparison's, 300 in all. */
+/** A commit's files list holds at most 300 entries a page. */
 const COMMIT_FILES_PAGE = 300;
-const COMPARE_FILES_CAP = 300;
 const CLASSIFY_CONCURRENCY = 8;
 /** The graph of a PR at the cap: the list may be cut short, and a missing commit breaks it. */
 const OVER_CAP = {
@@ -719,40 +635,14 @@ const OVER_CAP = {
 };
 /**
  * The compare `from...head` (`from` a full lowercase id), or null when GitHub knows no
- * such commit, or resolved a ref of that name instead (a ref wins over a commit). Its
- * commits are listed only when `commits` is set (up to 250; else one, the answer small).
+ * such commit, or resolved a ref of that name instead (a ref wins over a commit).
  */
-async function compareFrom(octokit, base, from, head, commits = false) {
-    // The head rule and review coverage may ask the same compare (a reviewed commit, the
-    // head's parent): one request answers both.
-    const asked = comparesOf(octokit);
-    const key = compareKey(base, from, head, commits);
-    const known = asked.get(key);
-    if (known)
-        return known;
-    const answer = requestCompare(octokit, base, from, head, commits);
-    asked.set(key, answer);
-    return answer;
-}
-/** Whether the compare `from...head` was asked for already. */
-function compared(octokit, base, from, head) {
-    return comparesOf(octokit).has(compareKey(base, from, head, false));
-}
-function compareKey(base, from, head, commits) {
-    return `${base.owner}/${base.repo}/${from}...${head}${commits ? ' with commits' : ''}`;
-}
-const compares = new WeakMap();
-function comparesOf(octokit) {
-    const known = compares.get(octokit) ?? new Map();
-    compares.set(octokit, known);
-    return known;
-}
-async function requestCompare(octokit, base, from, head, commits) {
+async function compareFrom(octokit, base, from, head) {
     try {
         const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
             ...base,
             basehead: `${from}...${head}`,
-            ...(commits ? {} : { per_page: 1 })
+            per_page: 1
         });
         return data.base_commit.sha.toLowerCase() === from ? data : null;
     }
@@ -767,57 +657,8 @@ function touchedPaths(files) {
     return files.flatMap((file) => file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]);
 }
 /**
- * The PR's files and commits at the judged head, for a PR that moved on from it: the
- * compare of the PR's base with that head lists both, as GitHub's PR lists them while
- * it is at that head (at most 300 files and 250 commits). A list past its cap, or one
- * the answer lacks, is unknown: never empty.
- */
-async function prListsAt(options) {
-    const { octokit, owner, repo, head } = options;
-    const at = (0,review_head/* shortSha */.Fu)(head);
-    const unknown = (note) => ({
-        files: { files: null, note },
-        graph: { commits: null, note }
-    });
-    const base = await Promise.resolve(options.baseSha).catch(() => undefined);
-    // The PR's base comes from an API answer: only a full object id goes into a URL.
-    const from = base === undefined ? null : (0,review_head/* fullObjectId */.mX)(base, head);
-    if (from === null)
-        return unknown(`the PR moved on from ${at} and its base is not known`);
-    const data = await compareFrom(octokit, { owner, repo }, from, head, true);
-    if (data === null)
-        return unknown(`the PR moved on from ${at}, which GitHub cannot compare with its base`);
-    const files = data.files === undefined
-        ? { files: null, note: `GitHub's compare of the PR at ${at} lists no files` }
-        : data.files.length >= COMPARE_FILES_CAP
-            ? {
-                files: null,
-                note: `the PR at ${at} changes ${COMPARE_FILES_CAP} files or more, more than a compare lists`
-            }
-            : { files: data.files };
-    const { commits, total_commits: total } = data;
-    const graph = commits === undefined || total === undefined
-        ? { commits: null, note: `GitHub's compare of the PR at ${at} lists no commits` }
-        : total >= PR_COMMITS_CAP || commits.length !== total
-            ? OVER_CAP
-            : { commits: commits.map(graphCommit) };
-    return { files, graph };
-}
-/**
- * The graph when it is the head's: the head and exactly the commits it reaches (a list
- * read after the PR moved on is another head's). Null when it is not; an unknown graph
- * is returned as it is.
- */
-function graphOfHead(graph, head) {
-    if (graph.commits === null)
-        return graph;
-    const parents = new Map(graph.commits.map((c) => [c.sha, c.parents]));
-    const reached = (0,coverage/* reachableInPr */.$B)(parents, head.toLowerCase());
-    return reached.size > 0 && reached.size === parents.size ? graph : null;
-}
-/**
- * The coverage methods of the API source. `listGraph` reads the PR's commit graph at the
- * judged head (default: the REST pulls/commits list); it is read once.
+ * The coverage methods of the API source. `listGraph` reads the PR's commit graph
+ * (default: the REST pulls/commits list); it is read once.
  */
 function prCommitMethods(options, listGraph = async () => listPrCommits(options)) {
     const { octokit, owner, repo, head } = options;
@@ -853,40 +694,17 @@ function prCommitMethods(options, listGraph = async () => listPrCommits(options)
             return null;
         return (0,coverage/* reachableInPr */.$B)(index.parents, compared.merge_base_commit.sha.toLowerCase());
     };
-    const classified = new Map();
-    const limit = (0,concurrency/* limiter */.T)(CLASSIFY_CONCURRENCY);
-    const pathsOf = async (sha, parents) => {
-        if (!(0,review_head/* isFullId */.JW)(sha, head))
-            return null;
-        if (parents.length > 1)
-            return mergePaths({ octokit, owner, repo, head }, sha, parents);
-        // The head's diff is the compare of its parent with it, which the head rule has
-        // asked for when the parent is the reviewed commit: no read of its own then.
-        const [parent] = parents;
-        const repoOf = { owner, repo };
-        if (parent && sha === head.toLowerCase() && compared(octokit, repoOf, parent, head)) {
-            const data = await compareFrom(octokit, repoOf, parent, head);
-            return data?.status === 'ahead' && data.ahead_by === 1
-                ? listedPaths(data.files)
-                : null;
-        }
-        const { data } = await octokit.rest.repos.getCommit({
-            owner,
-            repo,
-            ref: sha,
-            per_page: COMMIT_FILES_PAGE
-        });
-        return listedPaths(data.files);
-    };
     return {
         prCommitGraph: readGraph,
         async prCommits() {
             const listed = await readGraph();
             if (listed.commits === null)
                 return listed;
-            // Merges too (one can carry its own code); paths are listed on demand.
+            // Merges are left out as the git source leaves them out; paths are listed on demand.
             return {
-                commits: listed.commits.map((commit) => ({ sha: commit.sha, paths: null }))
+                commits: listed.commits
+                    .filter((commit) => commit.parents.length <= 1)
+                    .map((commit) => ({ sha: commit.sha, paths: null }))
             };
         },
         async commitsBetween(from, to) {
@@ -899,47 +717,22 @@ function prCommitMethods(options, listGraph = async () => listPrCommits(options)
             return [...ahead].filter((sha) => !behind.has(sha));
         },
         // The paths each commit changed (both sides of a rename); null: not listed whole.
-        // Each commit is read once, however often it is asked for (coverage asks early).
         async commitPaths(shas) {
-            const index = await readIndex();
-            const paths = await Promise.all(shas.map(async (sha) => {
-                const known = classified.get(sha);
-                if (known)
-                    return known;
-                const read = limit(async () => pathsOf(sha, index?.parents.get(sha) ?? []));
-                classified.set(sha, read);
-                return read;
-            }));
+            const paths = await (0,concurrency/* mapLimit */.s)(shas, CLASSIFY_CONCURRENCY, async (sha) => {
+                if (!(0,review_head/* isFullId */.JW)(sha, head))
+                    return null;
+                const { data } = await octokit.rest.repos.getCommit({
+                    owner,
+                    repo,
+                    ref: sha,
+                    per_page: COMMIT_FILES_PAGE
+                });
+                const files = data.files ?? [];
+                return files.length >= COMMIT_FILES_PAGE ? null : touchedPaths(files);
+            });
             return new Map(shas.map((sha, i) => [sha, paths[i] ?? null]));
         }
     };
-}
-/** A files list's paths; null when it is absent or may be cut at GitHub's 300. */
-function listedPaths(files) {
-    return files === undefined || files.length >= COMMIT_FILES_PAGE
-        ? null
-        : touchedPaths(files);
-}
-/**
- * The paths a merge changed on its own: those that differ from every parent, as `git log
- * -c` lists them (none for a clean merge). A commit's `files` are against its first parent
- * only, so each parent is compared with the merge: one compare a parent. Null when some
- * parent's diff cannot be listed whole.
- */
-async function mergePaths({ octokit, owner, repo, head }, merge, parents) {
-    const lists = await Promise.all(parents.map(async (parent) => {
-        // Parent ids come from an answer: only a full object id goes into a URL.
-        if (!(0,review_head/* isFullId */.JW)(parent, head))
-            return null;
-        const compared = await compareFrom(octokit, { owner, repo }, parent, merge);
-        // `parent...merge` lists the diff from their merge base: the parent only when ahead.
-        return compared?.status === 'ahead' ? listedPaths(compared.files) : null;
-    }));
-    const known = lists.filter((list) => list !== null);
-    if (known.length < parents.length)
-        return null;
-    const [first = [], ...rest] = known;
-    return first.filter((path) => rest.every((list) => list.includes(path)));
 }
 /** The PR's commits with their parents, or why not (more than GitHub lists). */
 async function listPrCommits(options) {
@@ -952,12 +745,11 @@ async function listPrCommits(options) {
     });
     if (listed.length >= PR_COMMITS_CAP)
         return OVER_CAP;
-    return { commits: listed.map(graphCommit) };
-}
-function graphCommit(commit) {
     return {
-        sha: commit.sha.toLowerCase(),
-        parents: commit.parents.map((parent) => parent.sha.toLowerCase())
+        commits: listed.map((commit) => ({
+            sha: commit.sha.toLowerCase(),
+            parents: commit.parents.map((parent) => parent.sha.toLowerCase())
+        }))
     };
 }
 function indexOf(graph) {
@@ -979,35 +771,23 @@ function indexOf(graph) {
 
 
 
-
-/** GitHub caps the PR files list at 3,000. */
+/** GitHub caps the PR files list at 3,000 and a comparison's files at 300. */
 const PR_FILES_CAP = 3000;
+const COMPARE_FILES_CAP = 300;
 const BLOB_CONCURRENCY = 8;
-/** Whether GitHub's PR has moved on from the judged head (its lists are then another head's). */
-async function headMoved(options) {
-    return (await options.pullHead).toLowerCase() !== options.head.toLowerCase();
-}
 /** A {@link ReceiptSource} over the REST API. */
 function apiSource(options) {
     const { octokit, owner, repo, head } = options;
     const base = { owner, repo };
     // One limit for every readBlobs call (the gate asks receipt by receipt, issue 7).
     const limit = (0,concurrency/* limiter */.T)(BLOB_CONCURRENCY);
-    // The PR's lists at the head, from a compare when GitHub's PR is at another head now.
-    let atHead;
-    const listsAtHead = async () => (atHead ??= prListsAt(options));
     // The PR's files list, read once for the selection and the diff map alike.
     let files;
-    const filesList = async () => (files ??= readFilesList(options, listsAtHead));
-    // GitHub's list of the PR's commits, when it is the head's (checked: the PR may move
-    // between its read and this list's).
-    const listGraph = async () => ((await headMoved(options))
-        ? null
-        : graphOfHead(await listPrCommits(options), head)) ?? (await listsAtHead()).graph;
+    const filesList = async () => (files ??= readFilesList(options));
     return {
         head,
         // Review coverage (issue 25.3): the PR's commit graph, ranges over it, classification.
-        ...prCommitMethods(options, listGraph),
+        ...prCommitMethods(options),
         // One recursive tree of `dir` only (SPEC §2: a whole-repo recursive tree truncates on
         // large repos).
         async listTree(dir) {
@@ -1066,7 +846,7 @@ function apiSource(options) {
                     ...(file.status === 'renamed' && file.previous_filename
                         ? { previousPath: file.previous_filename }
                         : {}),
-                    hunks: file.patch === undefined ? null : (0,diff_map/* parsePatch */.iz)(file.patch)
+                    patch: file.patch ?? null
                 }))
             };
         },
@@ -1084,10 +864,7 @@ function apiSource(options) {
                 return { kind: 'identical' };
             if (data.status !== 'ahead')
                 return { kind: 'not-ancestor' };
-            const files = data.files;
-            // An answer without its files list proves nothing changed no more than a cut one.
-            if (files === undefined)
-                return { kind: 'too-large', commits: data.ahead_by, note: 'no files listed' };
+            const files = data.files ?? [];
             if (files.length >= COMPARE_FILES_CAP)
                 return { kind: 'too-large', commits: data.ahead_by };
             return { kind: 'ahead', commits: data.ahead_by, changedPaths: touchedPaths(files) };
@@ -1112,39 +889,48 @@ function apiSource(options) {
         }
     };
 }
-async function readFilesList(options, listsAtHead) {
+async function readFilesList(options) {
     const { octokit, owner, repo } = options;
-    const pages = octokit.paginate
-        .iterator(octokit.rest.pulls.listFiles, {
+    // The first page is asked for beside the PR read, whose file count decides whether
+    // the list is used at all (one page is the cost of that guess on a PR over the cap).
+    const firstPage = octokit.rest.pulls.listFiles({
         owner,
         repo,
         pull_number: options.pullNumber,
         per_page: 100
-    })[Symbol.asyncIterator]();
-    // The first page is asked for beside the PR read, whose file count decides whether
-    // the list is used at all (one page is the cost of that guess on a PR over the cap).
-    const first = pages.next();
-    first.catch(() => undefined); // awaited below, unless the count says otherwise
+    });
+    firstPage.catch(() => undefined); // awaited below, unless the count says otherwise
     const changedFiles = await options.changedFiles;
-    if (await headMoved(options))
-        return (await listsAtHead()).files;
     if (changedFiles > PR_FILES_CAP) {
         return {
             files: null,
             note: `the PR changes ${changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
         };
     }
-    try {
-        const files = [];
-        for (let page = await first; !page.done; page = await pages.next())
-            files.push(...page.value.data);
-        return { files };
+    return { files: await allPages(octokit, await firstPage) };
+}
+/** Every page of a list from its first: the `last` link's pages 8 at a time, else by `next`. */
+async function allPages(octokit, first) {
+    const link = (page, rel) => new RegExp(`<([^>]+)>;\\s*rel="${rel}"`).exec(page.headers.link ?? '')?.[1];
+    const last = link(first, 'last');
+    const count = Number(last && URL.canParse(last) && new URL(last).searchParams.get('page'));
+    // GitHub's lists stop at 3,000 items (30 pages): a larger count is not believed.
+    if (last && Number.isInteger(count) && count > 1 && count <= 30) {
+        const pages = Array.from({ length: count - 1 }, (_, i) => i + 2);
+        const later = await (0,concurrency/* mapLimit */.s)(pages, 8, async (page) => {
+            const url = new URL(last);
+            url.searchParams.set('page', String(page));
+            return (await octokit.request(`GET ${url.href}`)).data;
+        });
+        return [...first.data, ...later.flat()];
     }
-    catch (error) {
-        // Too large to read is too large to list, as past GitHub's cap: unknown, with why.
-        if (!isTooLarge(error))
-            throw error;
-        return { files: null, note: `the PR's files list cannot be read: ${error.message}` };
+    const items = [...first.data];
+    for (let page = first;;) {
+        const next = link(page, 'next');
+        if (!next)
+            return items;
+        page = await octokit.request(`GET ${next}`);
+        items.push(...page.data);
     }
 }
 /**
@@ -1271,8 +1057,8 @@ function timeScaleFrom(env) {
     return Number.isFinite(scale) && scale > 0 ? scale : 1;
 }
 
-// EXTERNAL MODULE: ./src/source/git.ts + 2 modules
-var git = __webpack_require__(9872);
+// EXTERNAL MODULE: ./src/source/git.ts + 1 modules
+var git = __webpack_require__(1927);
 // EXTERNAL MODULE: ./src/cli/args.ts
 var args = __webpack_require__(8000);
 ;// CONCATENATED MODULE: ./src/cli/pr-source.ts
@@ -1333,10 +1119,9 @@ async function originSlug(repoDir) {
 }
 /**
  * Reads the PR and runs the gate on it as the action does (`expectHead`: land's SHA),
- * then posts the check run named `checkName` on its head, when one is named, telling
- * how it went on `stderr`.
+ * then posts the check run named `checkName` on its head, when one is named.
  */
-async function checkPullRequest(target, options, expectHead, checkName, stderr) {
+async function checkPullRequest(target, options, expectHead, checkName) {
     const { owner, repo, number, octokit } = target;
     const pull = await api(target, 'read', async () => getPullRequest(octokit, owner, repo, number));
     // The land step judged one head: a PR that moved since is a different question.
@@ -1351,8 +1136,7 @@ async function checkPullRequest(target, options, expectHead, checkName, stderr) 
         head: pull.headSha,
         pullNumber: number,
         changedFiles: pull.changedFiles,
-        baseSha: pull.baseSha,
-        pullHead: pull.headSha
+        baseSha: pull.baseSha
     });
     const report = await api(target, 'gate', async () => (0,evaluate/* evaluate */._)({
         source,
@@ -1372,23 +1156,9 @@ async function checkPullRequest(target, options, expectHead, checkName, stderr) 
         headSha: pull.headSha,
         externalId: `cli-${pull.headSha}`,
         fork: pull.fork,
-        timeScale: target.timeScale,
-        log: plainLog(stderr)
+        timeScale: target.timeScale
     }));
     return { report, published };
-}
-/**
- * Publishing's words as plain lines: the action's are workflow commands for the runner,
- * which on a terminal would only be noise ahead of the report on stdout.
- */
-function plainLog(stderr) {
-    const say = (line) => stderr(`receipt-gate check: ${(0,safe_text/* terminalLine */.tL)(line)}\n`);
-    return {
-        untrusted: say,
-        warning: say,
-        // The annotations are in the report; the command says that nothing was posted.
-        forbidden: (reason) => say(`GitHub refused the check run: ${reason}`)
-    };
 }
 const HINTS = {
     401: ' (the token was refused: check GITHUB_TOKEN / GH_TOKEN)',
