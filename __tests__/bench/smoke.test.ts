@@ -111,7 +111,7 @@ describe('npm run bench (one run of each workload)', () => {
       'cli: check, 10 receipts',
       'action: API source',
       'latency on every request',
-      'round trips',
+      'depth',
       'cold start',
       'environment of every measured process: PATH',
       'targets:',

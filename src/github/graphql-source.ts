@@ -181,8 +181,11 @@ const COMMITS = commitsSelection('')
 const COMMITS_PAGE_QUERY = `query receiptGateCommits($owner: String!, $name: String!, $number: Int!, $after: String!) {
   repository(owner: $owner, name: $name) { pullRequest(number: $number) { ${commitsSelection(', after: $after')} } }
 }`
-/** Pages of the PR's commits read at most: GitHub's PRs stop well before 10,000 commits. */
-const COMMIT_PAGES_CAP = 100
+/**
+ * Pages of the PR's commits read at most (3,000 commits, one request a page after the
+ * first): past them the REST list answers, which says the PR has more than GitHub lists.
+ */
+const COMMIT_PAGES_CAP = 30
 
 /** Tree entries with their blobs (`blob`: the fields asked), `depth` levels deep. */
 function entriesSelection(depth: number, blob: string): string {
@@ -257,7 +260,7 @@ function textsQuery(count: number): string {
 }
 
 /** Ids in batches of at most `budget` bytes each (a larger blob alone). */
-export function byBudget(
+function byBudget(
   shas: readonly string[],
   size: (sha: string) => number,
   budget: number

@@ -289,6 +289,8 @@ export async function benchAction(
     selectAll?: boolean
     /** A failing gate is a figure too (over the 500-receipt cap): exit 1 is not an error. */
     anyConclusion?: boolean
+    /** How long a run may take (default 30 s; the 1,000 × 20 scale row takes about that). */
+    timeoutMs?: number
   }
 ): Promise<ActionResult> {
   setLatency(fake, options.latencyMs ?? 0)
@@ -307,6 +309,7 @@ export async function benchAction(
           // repository itself (a full-history checkout).
           workspace: source === 'api' ? emptyWorkspace : pr.repo.path,
           runId: 7000,
+          ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
           runAttempt: 1,
           // RG_BENCH_CPU_PROF=DIR: a CPU profile of each run (node refuses the flag in
           // NODE_OPTIONS), for docs/performance.md's method.
