@@ -203,7 +203,7 @@ async function readFilesList(
     }
   }
   try {
-    const files: PrFiles = []
+    const files: NonNullable<FilesList['files']> = []
     for (let page = await first; !page.done; page = await pages.next())
       files.push(...page.value.data)
     return { files }
