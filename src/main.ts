@@ -111,6 +111,8 @@ export async function run(): Promise<void> {
       options: inputs.gate,
       body: pull.body,
       branch: pull.headRef,
+      // Its author and labels, as the API gives them, for exempt-authors and exempt-labels.
+      pull,
       // Links to the head's lines in the summary (issue 25).
       repositoryUrl: `${process.env.GITHUB_SERVER_URL || 'https://github.com'}/${context.owner}/${context.repo}`
     })

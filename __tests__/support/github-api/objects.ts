@@ -308,7 +308,7 @@ export class GitHubObjects {
       state: pr.state,
       locked: false,
       title: pr.title,
-      user: this.user(pr.user),
+      user: this.user(pr.user, pr.user.endsWith('[bot]') ? 'Bot' : 'User'),
       body: pr.body,
       labels: pr.labels.map((name) => ({
         id: stableId(`label:${name}`),
