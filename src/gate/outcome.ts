@@ -60,7 +60,14 @@ export function causes(report: Report): Cause[] {
       `${unknown.length} unreadable or ambiguous`,
       `fix the unreadable or ambiguous receipts (receipt-gate validate ${unknown[0]?.path ?? 'FILE'} says why)`
     )
-  if (codes.has('current-not-shipping'))
+  // From the rows, not only their problem codes: a report built elsewhere (land) may omit them.
+  const failing = (row: Report['receipts'][number]): boolean =>
+    row.currentness === 'current' &&
+    (row.conclusion === 'failure' || row.conclusion === 'action_required')
+  const humans = report.receipts.filter(
+    (row) => failing(row) && row.verdict === 'NEEDS_HUMAN'
+  )
+  if (report.receipts.some((row) => failing(row) && row.verdict !== 'NEEDS_HUMAN'))
     add(
       'current-not-shipping',
       verdictLead(report),
@@ -99,7 +106,7 @@ export function causes(report: Report): Cause[] {
     const types = report.missing.join(', ')
     add('missing-required', `No current ${types}`, missingStep(report, types))
   }
-  if (codes.has('needs-human'))
+  if (humans.length > 0)
     add(
       'needs-human',
       verdictLead(report),
