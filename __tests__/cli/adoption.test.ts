@@ -285,7 +285,7 @@ describe('small CLI edges', () => {
       repo,
       pulls: [{ number: 1, head: { ref: 'feature/fn-7' }, base: { ref: 'main' } }]
     })
-    cleanup.push(() => fake.close())
+    cleanup.push(async () => fake.close())
     // The first request (the PR) answers after 1.3 s: the notice comes before it does.
     fake.faults.add({ kind: 'latency', ms: 1300, route: 'pulls/get' })
     const lines: Array<{ at: number; text: string }> = []

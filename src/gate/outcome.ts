@@ -33,7 +33,8 @@ export const SITUATIONS = {
 export function causes(report: Report): Cause[] {
   if (report.conclusion === 'success' || report.conclusion === 'neutral') return []
   const codes = new Set(report.problems.map((p) => p.code))
-  const problem = (code: string) => report.problems.find((p) => p.code === code)
+  const problem = (code: string): Report['problems'][number] | undefined =>
+    report.problems.find((p) => p.code === code)
   const head = shortSha(report.head)
   const out: Cause[] = []
   const add = (code: string, title: string, next: string): void => {
@@ -135,7 +136,8 @@ export function causes(report: Report): Cause[] {
 /** Why a required type has no current receipt, when the report can tell, and what to do. */
 function missingStep(report: Report, types: string): string {
   const head = shortSha(report.head)
-  const has = (code: string) => report.problems.find((p) => p.code === code)
+  const has = (code: string): Report['problems'][number] | undefined =>
+    report.problems.find((p) => p.code === code)
   if (report.receipts.length > 0)
     return `review ${head} to add a current ${types} receipt`
   if (has(SITUATIONS.headIsBase))
@@ -149,20 +151,21 @@ function missingStep(report: Report, types: string): string {
   return `review ${head} to add a current ${types} receipt`
 }
 
-/** The verdict with the open introduced findings: `NEEDS_WORK — 2 introduced findings open (1 P1)`. */
-function verdictLead(report: Report): string {
+/** The open introduced findings: `2 introduced findings open (1 P1)`, or null when none is. */
+function openFindings(report: Report): string | null {
   const open = introducedOpen(report)
+  if (open.length === 0) return null
   const severe = ['P0', 'P1'].flatMap((severity) => {
     const n = open.filter((f) => f.severity === severity).length
     return n > 0 ? [`${n} ${severity}`] : []
   })
-  const findings =
-    open.length === 0
-      ? 'no introduced findings open'
-      : `${plural(open.length, 'introduced finding')} open${severe.length ? ` (${severe.join(', ')})` : ''}`
-  return report.verdict
-    ? `${report.verdict} — ${findings}`
-    : `No current receipt — ${findings}`
+  return `${plural(open.length, 'introduced finding')} open${severe.length ? ` (${severe.join(', ')})` : ''}`
+}
+
+/** The verdict with the open introduced findings: `NEEDS_WORK — 2 introduced findings open (1 P1)`. */
+function verdictLead(report: Report): string {
+  const findings = openFindings(report) ?? 'no introduced findings open'
+  return `${report.verdict || 'No current receipt'} — ${findings}`
 }
 
 /** What exempted the PR, in words: `Exempt: author dependabot[bot]`. */
@@ -186,7 +189,11 @@ export function reportTitle(report: Report): string {
       ? 'no review required'
       : 'No review receipts selected'
     : verdictLead(report)
-  const line = found.length > 0 ? found : [passing]
+  // Open findings are said after the causes (never as one, when the verdict ships).
+  const open = openFindings(report)
+  const context =
+    open !== null && !found.some((title) => title.includes(open)) ? [open] : []
+  const line = found.length > 0 ? [...found, ...context] : [passing]
   return [...(exempt ? [exempt] : []), ...line].join(' — ').slice(0, 250)
 }
 

@@ -8,7 +8,7 @@ const SEGMENTER = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
 // East Asian Wide and Fullwidth blocks (as wcwidth counts them), emoji drawn as emoji, and
 // a variation selector 16 asking for emoji presentation.
 const WIDE =
-  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{2fffd}\u{30000}-\u{3fffd}\ufe0f]|\p{Emoji_Presentation}/u
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{2fffd}\u{30000}-\u{3fffd}]|\ufe0f|\p{Emoji_Presentation}/u
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}]+$/u
 
 /** The graphemes of `text`, in order. */
