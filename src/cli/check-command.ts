@@ -39,7 +39,8 @@ Options:
   --repo DIR                    repository (default: the current directory)
   --head REV                    the PR head (default: HEAD)
   --base REV                    the PR base; selection uses its merge base with the head
-                                (default: origin/HEAD, else main, else master)
+                                (default: origin/HEAD, else main, master, origin/main,
+                                origin/master)
   --branch NAME                 the PR head branch, for .flow/review-deferred/<slug>.md
                                 (default: the current branch when it points at the head)
   --body-file FILE              the PR body for the deferred audit (none: audit skipped)
