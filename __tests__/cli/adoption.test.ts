@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Report } from '../../src/gate/report.js'
-import { DIR, receiptWith } from '../action/support.js'
+import { DIR, prRepo as prRepoOf, receiptWith } from '../action/support.js'
 import { runCli, type CliRun } from '../support/check-cli.js'
 import { GitRepo } from '../support/git-repo.js'
 import { startFakeGitHub } from '../support/github-api/server.js'
@@ -20,22 +20,13 @@ afterAll(async () => {
   for (const fn of cleanup.splice(0)) await fn()
 })
 
-/** main, then `feature/fn-7` with a code commit and (when `files` gives any) a review commit. */
-function prRepo(files: (reviewed: string, base: string) => Record<string, string>): {
-  repo: GitRepo
-  base: string
-  reviewed: string
-} {
-  const repo = GitRepo.init()
-  cleanup.push(() => repo.cleanup())
-  repo.write({ 'src/app.ts': 'export const a = 1\n' })
-  const base = repo.commit('initial')
-  repo.branch('feature/fn-7')
-  repo.write({ 'src/app.ts': 'export const a = 2\n' })
-  const reviewed = repo.commit('fn-7.1: change a')
-  repo.write(files(reviewed, base))
-  repo.commit('chore(flow): review', { allowEmpty: true })
-  return { repo, base, reviewed }
+/** {@link prRepoOf}, removed after the tests. */
+function prRepo(
+  files: (reviewed: string, base: string) => Record<string, string>
+): ReturnType<typeof prRepoOf> {
+  const made = prRepoOf(files)
+  cleanup.push(() => made.repo.cleanup())
+  return made
 }
 
 const ship = (r: string, b: string): Record<string, string> => ({
