@@ -104,7 +104,17 @@ describe('every failure cause has its own next step, in the text and the Markdow
       `file://${repo.path}`,
       clone
     )
-    const run = await runCli(['check', '--repo', clone, '--select', 'all'])
+    // The clone holds neither the base branch nor the reviewed commit: every receipt is
+    // selected, and the head stands in for the base it cannot find.
+    const run = await runCli([
+      'check',
+      '--repo',
+      clone,
+      '--select',
+      'all',
+      '--base',
+      'HEAD'
+    ])
     expect(run.code).toBe(1)
     expect(summaryLine(run)).toContain('— fetch the history (git fetch --unshallow')
     expect(run.stdout.split('\n')[0]).toContain('shallow clone: the history is cut')
