@@ -10,6 +10,7 @@ import { readInputs, type ActionInputs } from './action/inputs.js'
 import { logUntrustedLines } from './action/log.js'
 import { emptyOutputs, reportOutputs, type Outputs } from './action/outputs.js'
 import {
+  checksFix,
   logReport,
   publishReport,
   writeJobSummary,
@@ -171,10 +172,15 @@ async function finish(
   setOutputs(reportOutputs(report, published, reportPath))
   const failing =
     report.conclusion === 'failure' || report.conclusion === 'action_required'
-  // Without a check run the step's result is the only signal: fail it whatever fail-step says.
-  if (failing && (failStep || published.fallback)) {
+  // Without a check run the step's result is the only signal: fail it whatever fail-step
+  // says, and name there what to change (publishReport warned of it already on a pass).
+  if (failing && published.fallback) {
     core.setFailed(
-      `Receipt Gate: ${report.conclusion} — see the ${published.fallback ? 'job summary' : `check run ${published.checkRunUrl}`}`
+      `Receipt Gate: ${report.conclusion} (see the job summary); ${checksFix(to.fork, to.checkName)}`
+    )
+  } else if (failing && failStep) {
+    core.setFailed(
+      `Receipt Gate: ${report.conclusion} — see the check run ${published.checkRunUrl}`
     )
   }
 }

@@ -29,6 +29,10 @@ const countOf = (r: ActionRun): Record<string, number> => {
 const operations = (r: ActionRun): string[] =>
   [...new Set(r.requests.map((q) => q.operationId ?? `${q.route}`))].sort()
 
+/** The run's `::error::` lines that are not annotations (the step's own error). */
+const errorLines = (r: ActionRun): string[] =>
+  r.stdout.split('\n').filter((line) => line.startsWith('::error::'))
+
 const writes = (r: ActionRun) => r.requests.filter((q) => q.method !== 'GET')
 
 describe('the action on a pull request', () => {
@@ -323,13 +327,44 @@ describe('forks and failing GitHub', () => {
     expect(result.stdout).toMatch(
       /^::error title=P1 · introduced · confidence 75 — Finding 1,file=src\/file-1\.ts,line=10,endLine=12::/m
     )
-    expect(result.stdout).toMatch(/pull_request_target/)
     expect(result.summary).toContain('### 1. Verdict')
     expect(result.outputs).toMatchObject({
       conclusion: 'failure',
       'check-run-id': '',
       'check-run-url': ''
     })
+    // The step's error is what a maintainer reads first: it names the trigger that reports.
+    expect(errorLines(result)).toEqual([
+      '::error::Receipt Gate: failure (see the job summary); no "Review receipts" check run was posted, so branch protection waits for it as "Expected": a fork PR\'s GITHUB_TOKEN is read-only under pull_request; run Receipt Gate on pull_request_target (safe: it reads receipts through the API and runs no PR code) or in the workflow_run pair.'
+    ])
+  })
+
+  it('a passing fork PR without a check run: the step passes, the warning names the fix', async () => {
+    const f = await fixture(
+      (reviewed, base) => ({ [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base) }),
+      { fork: true }
+    )
+    f.fake.faults.readOnlyToken()
+    const result = await run(f, { inputs: { 'check-name': 'Receipts' } })
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs.conclusion).toBe('success')
+    expect(result.stdout).toMatch(
+      /^::warning::no "Receipts" check run was posted, so branch protection waits for it as "Expected": .*pull_request_target.*workflow_run pair\.$/m
+    )
+  })
+
+  it("a same-repository 403: the step error names checks: write, and forks' triggers for Dependabot", async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, { verdict: 'NEEDS_WORK' })
+    }))
+    f.fake.faults.readOnlyToken()
+    const result = await run(f)
+    expect(result.exitCode).toBe(1)
+    expect(errorLines(result)).toEqual([
+      expect.stringMatching(
+        /^::error::Receipt Gate: failure \(see the job summary\); no "Review receipts" check run .* 'permissions: checks: write' .*Dependabot.*pull_request_target.*workflow_run pair\.$/
+      )
+    ])
   })
 
   it('two 502s on the create, then success → exactly one completed check run', async () => {

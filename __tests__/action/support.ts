@@ -121,7 +121,7 @@ export function receiptWith(
 
 /** Runs dist/index.js against the fake on PR 1 (API source unless `workspace` is given). */
 export async function runOnPr(
-  fixture: PrFixture,
+  fixture: Pick<PrFixture, 'fake' | 'emptyWorkspace'>,
   options: Partial<RunActionOptions> = {}
 ): Promise<ActionRun> {
   return runAction({

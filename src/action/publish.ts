@@ -61,17 +61,29 @@ export async function publishReport(
   } catch (error) {
     if (!(error instanceof ChecksForbiddenError)) throw error
     core.warning(`Could not post the check run: ${error.message}`)
-    core.warning(
-      fork
-        ? 'This is a fork PR: its GITHUB_TOKEN is read-only. Gate forks with pull_request_target (safe: Receipt Gate reads receipts through the API and runs no PR code) or the workflow_run two-workflow setup.'
-        : "Give the job 'permissions: checks: write' (and contents: read, pull-requests: read)."
-    )
+    core.warning(checksFix(fork, checkName))
     core.warning(
       'Annotations follow as workflow commands, the summary is in the job summary, and the step fails if the gate fails.'
     )
     for (const annotation of report.annotations) annotate(annotation)
     return { checkRunId: '', checkRunUrl: '', fallback: true }
   }
+}
+
+/**
+ * Why no check run could be posted and what to change, for the log and the step's error:
+ * without the check run, branch protection shows the required check as "Expected — Waiting
+ * for status to be reported" for ever, and the step is the only place anyone reads why.
+ */
+export function checksFix(fork: boolean, checkName: string): string {
+  const waits = `no "${checkName}" check run was posted, so branch protection waits for it as "Expected"`
+  // pull_request_target is safe here: the action reads receipts as data through the API
+  // and never checks out or runs the pull request's code.
+  const trigger =
+    'run Receipt Gate on pull_request_target (safe: it reads receipts through the API and runs no PR code) or in the workflow_run pair'
+  return fork
+    ? `${waits}: a fork PR's GITHUB_TOKEN is read-only under pull_request; ${trigger}.`
+    : `${waits}: the token cannot write checks. Give the job 'permissions: checks: write' (with contents: read, pull-requests: read); for Dependabot PRs, whose token is read-only like a fork's, ${trigger}.`
 }
 
 const LEVEL = { failure: 'error', warning: 'warning', notice: 'notice' } as const

@@ -38,7 +38,8 @@ environment errors (and whenever the gate cannot decide).
 Options:
   --repo DIR                    repository (default: the current directory)
   --head REV                    the PR head (default: HEAD)
-  --base REV                    the PR base; selection uses its merge base with the head
+  --base REV                    the PR base; selection, coverage and the diff start at
+                                its merge base with the head, whatever --select says
                                 (default: origin/HEAD, else main, master, origin/main,
                                 origin/master)
   --branch NAME                 the PR head branch, for .flow/review-deferred/<slug>.md
@@ -223,20 +224,26 @@ async function runCheck(run: Run, land: LandContext | null): Promise<Report> {
   // folder the CLI was pointed at or run from.
   const { root: repo, shallow } = await openRepository(run.repoDir)
   const headFlag = args.flags.get('head') ?? land?.head ?? undefined
-  // The base is resolved while the head is; the head's error still comes first.
+  // The base is resolved while the head is; the head's error still comes first. Coverage
+  // and the diff need the merge base whatever selects the receipts: without it every
+  // commit's coverage and every finding's place in the diff would be unknown.
   const resolving = resolveCommit(repo, headFlag ?? 'HEAD')
-  const forking =
-    options.select.mode === 'changed'
-      ? findMergeBase(repo, resolving, args.flags.get('base'), land?.baseRef ?? null)
-      : null
-  void forking?.catch(() => undefined)
+  const forking = findMergeBase(
+    repo,
+    resolving,
+    args.flags.get('base'),
+    land?.baseRef ?? null
+  )
+  void forking.catch(() => undefined)
   const head = await resolving
   const [forkPoint, branch] = await Promise.all([
     forking,
     args.flags.get('branch') ?? currentBranchAt(repo, head, headFlag)
   ])
   const source = gitSource({ repo, head, mergeBase: forkPoint, shallow })
-  return evaluate({ source, options, body: run.body, branch, base: forkPoint })
+  // The report names the merge base only where it chose the receipts.
+  const base = options.select.mode === 'changed' ? forkPoint : null
+  return evaluate({ source, options, body: run.body, branch, base })
 }
 
 /**

@@ -11,8 +11,9 @@ import {
   type ReceiptSource,
   type TreeEntry
 } from '../gate/source.js'
+import { parsePatch } from '../gate/diff-map.js'
 import { isFullId } from '../gate/review-head.js'
-import { GitHubError, isUnknownName, type Octokit } from './client.js'
+import { GitHubError, isTooLarge, isUnknownName, type Octokit } from './client.js'
 import {
   compareFrom,
   prCommitMethods,
@@ -105,7 +106,7 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
           ...(file.status === 'renamed' && file.previous_filename
             ? { previousPath: file.previous_filename }
             : {}),
-          patch: file.patch ?? null
+          hunks: file.patch === undefined ? null : parsePatch(file.patch)
         }))
       }
     },
@@ -164,7 +165,13 @@ async function readFilesList(options: ApiSourceOptions): Promise<FilesList> {
       note: `the PR changes ${changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
     }
   }
-  return { files: await allPages(octokit, await firstPage) }
+  try {
+    return { files: await allPages(octokit, await firstPage) }
+  } catch (error) {
+    // Too large to read is too large to list, as past GitHub's cap: unknown, with why.
+    if (!isTooLarge(error)) throw error
+    return { files: null, note: `the PR's files list cannot be read: ${error.message}` }
+  }
 }
 
 type Page<T> = { data: T[]; headers: { link?: string } }

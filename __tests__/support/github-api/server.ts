@@ -656,7 +656,7 @@ export class FakeGitHub {
     const cacheKey =
       immutable(op.operationId, params) &&
       !this.tweaks.has(op.operationId) &&
-      !this.faults.pending(call, ['truncated-tree'])
+      !this.faults.pending(call, ['truncated-tree', 'oversized'])
         ? `${rawBlob ? 'raw ' : ''}${url.pathname}${url.search}`
         : undefined
     const cached =
@@ -710,6 +710,15 @@ export class FakeGitHub {
         `fake GitHub bug: response breaks the schema (${bad[0]!.message})`,
         op.docsUrl
       )
+    }
+    const oversized = this.faults.take(call, ['oversized'])
+    if (oversized?.kind === 'oversized' && Array.isArray(result.body)) {
+      rec.fault = 'oversized'
+      const sent = await sendOversized(res, this.baseHeaders(), result.body, oversized)
+      rec.status = 200
+      rec.responseBytes = sent
+      rec.durationMs = performance.now() - t0
+      return
     }
     if (rawBlob && result.status === 200) result = rawBlobAnswer(result)
     const bytes = result.bytes ?? serialized(result.body)
@@ -1570,6 +1579,43 @@ function statusText(status: number): string {
 }
 
 /** An answer's body as sent: its JSON in UTF-8, nothing for none. */
+/**
+ * Streams a list answer of `bytes` bytes (at least the answer itself): its first item's
+ * `patch` padded with added lines, written a MiB at a time as the socket drains.
+ */
+async function sendOversized(
+  res: ServerResponse,
+  headers: Record<string, string>,
+  items: Json[],
+  fault: { bytes: number; chunked?: boolean }
+): Promise<number> {
+  const [first = {}, ...rest] = items as Record<string, Json>[]
+  const fields = { ...first }
+  delete fields.patch
+  const open = `[${JSON.stringify({ ...fields, patch: '@@ -0,0 +1 @@' }).slice(0, -2)}`
+  const close = `"}${rest.map((item) => `,${JSON.stringify(item)}`).join('')}]`
+  const line = `\\n+${'x'.repeat(1021)}`
+  const padding = Math.max(0, fault.bytes - open.length - close.length)
+  res.writeHead(200, {
+    ...headers,
+    ...(fault.chunked
+      ? {}
+      : { 'content-length': String(open.length + padding + close.length) })
+  })
+  const mib = Buffer.from(line.repeat(1024))
+  const write = async (chunk: Buffer | string): Promise<void> => {
+    if (!res.write(chunk) && !res.destroyed)
+      await new Promise((resolve) => res.once('drain', resolve).once('close', resolve))
+  }
+  await write(open)
+  for (let n = Math.floor(padding / mib.length); n > 0 && !res.destroyed; n--)
+    await write(mib)
+  // Whole lines, then plain characters: a cut `\\n` would escape the closing quote.
+  if (!res.destroyed) await write(Buffer.alloc(padding % mib.length, 'x'))
+  res.end(close)
+  return open.length + padding + close.length
+}
+
 function serialized(body: unknown): Buffer {
   return Buffer.from(body === undefined ? '' : JSON.stringify(body), 'utf8')
 }
