@@ -287,8 +287,8 @@ describe('small CLI edges', () => {
       pulls: [{ number: 1, head: { ref: 'feature/fn-7' }, base: { ref: 'main' } }]
     })
     cleanup.push(async () => fake.close())
-    // The first request (the PR) answers after 1.3 s: the notice comes before it does.
-    fake.faults.add({ kind: 'latency', ms: 1300, route: 'pulls/get' })
+    // The first request (the PR) answers after 3 s: the notice comes well before it does.
+    fake.faults.add({ kind: 'latency', ms: 3000, route: 'pulls/get' })
     const lines: Array<{ at: number; text: string }> = []
     const t0 = Date.now()
     const { main } = await import('../../src/cli/main.js')
@@ -307,6 +307,6 @@ describe('small CLI edges', () => {
     expect(lines[0]?.text).toBe(
       `receipt-gate check: waiting for ${fake.url} (pull request #1 of acme/widgets)…\n`
     )
-    expect(lines[0]?.at).toBeLessThan(1300)
+    expect(lines[0]?.at).toBeLessThan(2500)
   })
 })

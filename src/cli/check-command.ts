@@ -175,8 +175,9 @@ async function runPr(run: Run, pr: string, expectHead: string | null): Promise<R
   const checkName = args.flags.has('post')
     ? (args.flags.get('check-name') ?? 'Review receipts')
     : null
-  // A network that does not answer is waited for, with retries, for many seconds: after a
-  // second without the answers, say what is being waited for (a quick run stays quiet).
+  // A network that does not answer is waited for, with retries, for many seconds: when the
+  // first answer has not come within a second, say what is being waited for (a quick
+  // answer keeps the run quiet).
   const waiting = setTimeout(
     () =>
       log(
@@ -184,12 +185,18 @@ async function runPr(run: Run, pr: string, expectHead: string | null): Promise<R
       ),
     WAIT_NOTICE_MS
   )
+  const answered = (): void => clearTimeout(waiting)
+  target.octokit.hook.after('request', answered)
+  target.octokit.hook.error('request', (error) => {
+    answered()
+    throw error
+  })
   const { report, published } = await checkPullRequest(
     target,
     run.options,
     expectHead,
     checkName
-  ).finally(() => clearTimeout(waiting))
+  ).finally(answered)
   if (published)
     io.stderr(
       published.fallback
