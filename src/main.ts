@@ -123,6 +123,8 @@ export async function run(): Promise<void> {
       body: pull.body,
       sharing,
       branch: pull.headRef,
+      // Its author and labels, as the API gives them, for exempt-authors and exempt-labels.
+      pull,
       // Links to the head's lines in the summary (issue 25).
       repositoryUrl: `${process.env.GITHUB_SERVER_URL || 'https://github.com'}/${context.owner}/${context.repo}`
     })

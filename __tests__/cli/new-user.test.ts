@@ -169,7 +169,7 @@ describe('27.5: a receipt type that does not exist is refused', () => {
       code: 2,
       stdout: '',
       stderr:
-        'receipt-gate check: --require: unknown receipt type "impl-review": the types are plan_review, impl_review, completion_review, qa_verdict\n'
+        'receipt-gate check: --require: unknown receipt type "impl-review": the types are plan_review, impl_review, completion_review, qa_verdict; did you mean impl_review?\n'
     })
     // '' requires nothing: accepted (the stale receipts still fail the run).
     expect(cli(pr.repo.path, ...CHECK, '--require', '').code).toBe(1)
@@ -232,7 +232,7 @@ describe('27.8: messages in words', () => {
     const run = cli(dir, 'validate', '.', 'nope.json')
     expect(run.code).toBe(1)
     expect(run.stdout).toBe(
-      '.\n  unreadable: is a folder, not a receipt file\nnope.json\n  unreadable: no such file\n'
+      '.\n  unreadable: is a folder with no receipt file (*.json) in it\nnope.json\n  unreadable: no such file\n'
     )
     expect(cli(dir, 'validate')).toEqual({
       code: 2,

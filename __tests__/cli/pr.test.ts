@@ -319,7 +319,7 @@ describe('check --pr failures: one clear line, exit 2', () => {
         '--pr',
         '1'
       ]),
-      /the repository must be OWNER\/REPO/
+      /GITHUB_REPOSITORY must be OWNER\/REPO \(got "nonsense"\): pass --repo-slug/
     )
   })
 

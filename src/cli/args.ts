@@ -41,6 +41,11 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
       positionals.push(...argv.slice(i + 1))
       break
     }
+    // `-h` is `--help` wherever help is (`check -h`), as for the command itself.
+    if (word === '-h' && Object.hasOwn(spec, 'help')) {
+      flags.set('help', '')
+      continue
+    }
     if (!word.startsWith('--') || word === '-') {
       if (word.startsWith('-') && word !== '-')
         throw new CliError(`unknown option ${word}`)

@@ -40,7 +40,8 @@ Options:
   --head REV                    the PR head (default: HEAD)
   --base REV                    the PR base; selection, coverage and the diff start at
                                 its merge base with the head, whatever --select says
-                                (default: origin/HEAD, else main, else master)
+                                (default: origin/HEAD, else main, master, origin/main,
+                                origin/master)
   --branch NAME                 the PR head branch, for .flow/review-deferred/<slug>.md
                                 (default: the current branch when it points at the head)
   --body-file FILE              the PR body for the deferred audit (none: audit skipped)
@@ -61,6 +62,8 @@ GITHUB_API_URL, default https://api.github.com):
   --repo-slug OWNER/REPO        default: GITHUB_REPOSITORY, else the origin remote
   --post                        post the check run on the PR head, as the action does
   --check-name NAME             the check run's name with --post (default: Review receipts)
+  --exempt-authors LOGINS       PR authors that need no review (e.g. dependabot[bot])
+  --exempt-labels NAMES         labels whose PRs need no review
 
 Flow-Next land (land.mergeVerdictCommand): without --head and --pr, the land step's
 FLOW_HEAD_SHA (read from the local git when it has the commit, else through the API
@@ -84,6 +87,10 @@ export const CHECK_FLAGS: FlagSpec = Object.fromEntries(
     m[2] ? 'value' : 'boolean'
   ])
 )
+
+const EXEMPT_FLAGS = ['exempt-authors', 'exempt-labels']
+/** How long `--pr` waits for the API in silence. */
+const WAIT_NOTICE_MS = 1000
 
 /** Runs the command; resolves to the exit code. */
 export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -162,17 +169,35 @@ async function runPr(run: Run, pr: string, expectHead: string | null): Promise<R
   // The GitHub client (Octokit, undici: ~130 ms of every start) is loaded for the API
   // only (issue 23); bundled, it is the chunk files beside dist/cli.js.
   const { checkPullRequest, prTarget } = await import('./pr-source.js')
-  const target = await prTarget(pr, args.flags.get('repo-slug'), run.repoDir, io.env)
+  const log = (line: string): void =>
+    io.stderr(`receipt-gate check: ${terminalLine(line)}\n`)
+  const target = await prTarget(pr, args.flags.get('repo-slug'), run.repoDir, io.env, log)
   const checkName = args.flags.has('post')
     ? (args.flags.get('check-name') ?? 'Review receipts')
     : null
+  // A network that does not answer is waited for, with retries, for many seconds: when the
+  // first answer has not come within a second, say what is being waited for (a quick
+  // answer keeps the run quiet).
+  const waiting = setTimeout(
+    () =>
+      log(
+        `waiting for ${target.apiUrl} (pull request #${target.number} of ${target.owner}/${target.repo})…`
+      ),
+    WAIT_NOTICE_MS
+  )
+  const answered = (): void => clearTimeout(waiting)
+  target.octokit.hook.after('request', answered)
+  target.octokit.hook.error('request', (error) => {
+    answered()
+    throw error
+  })
   const { report, published } = await checkPullRequest(
     target,
     run.options,
     expectHead,
     checkName,
     io.stderr
-  )
+  ).finally(answered)
   if (published)
     io.stderr(
       published.fallback
@@ -197,6 +222,12 @@ async function runCheck(run: Run, land: LandContext | null): Promise<Report> {
   if (land === null)
     for (const flag of ['repo-slug', 'post', 'check-name'])
       if (args.flags.has(flag)) throw new CliError(`--${flag} applies only with --pr`)
+  // An exemption rests on the PR's author and labels, which only the API knows.
+  for (const flag of EXEMPT_FLAGS)
+    if (args.flags.has(flag))
+      throw new CliError(
+        `--${flag} applies only with --pr (the pull request's author and labels come from the API)`
+      )
   // Every git question is asked of the top level: the answer must not depend on the
   // folder the CLI was pointed at or run from.
   const { root: repo, shallow } = await openRepository(run.repoDir)
@@ -223,6 +254,13 @@ async function runCheck(run: Run, land: LandContext | null): Promise<Report> {
   return evaluate({ source, options, body: run.body, branch, base })
 }
 
+/**
+ * The base when none is named: the remote's default branch, then the usual local names,
+ * then their remote-tracking branches — a CI checkout (detached, no `origin/HEAD`, no
+ * local branch) has only `origin/main`.
+ */
+const DEFAULT_BASES = ['origin/HEAD', 'main', 'master', 'origin/main', 'origin/master']
+
 /** The merge base of the head and `--base`, else land's base branch, else the default. */
 async function findMergeBase(
   repo: string,
@@ -242,8 +280,8 @@ async function findMergeBase(
           )
         : await firstCommit(
             repo,
-            ['origin/HEAD', 'main', 'master'],
-            'no base branch found (origin/HEAD, main, master): pass --base REV'
+            DEFAULT_BASES,
+            `no base branch found (${DEFAULT_BASES.join(', ')}): pass --base REV`
           )
   const sha = await mergeBase(repo, baseSha, await head)
   if (sha === null)

@@ -23,6 +23,8 @@ export interface PrTarget {
   octokit: Octokit
   /** The web address of the repository, for the report's `file:line` links (as the action's). */
   repositoryUrl: string
+  /** The API it reads from, for the progress line. */
+  apiUrl: string
   timeScale: number
 }
 
@@ -32,55 +34,79 @@ const SLUG = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/
 /**
  * Where `--pr N` reads: the slug from `--repo-slug`, `GITHUB_REPOSITORY` or the origin
  * remote; the token from `GITHUB_TOKEN` / `GH_TOKEN`; the API from `GITHUB_API_URL`.
+ * `log` gets the client's retries (a network that does not answer is not silence).
  */
 export async function prTarget(
   pr: string,
   slugFlag: string | undefined,
   repoDir: string,
-  env: Readonly<Record<string, string | undefined>>
+  env: Readonly<Record<string, string | undefined>>,
+  log: (line: string) => void = () => undefined
 ): Promise<PrTarget> {
   const number = prNumber(pr, '--pr')
-  const slug = slugFlag ?? (env.GITHUB_REPOSITORY || (await originSlug(repoDir)))
-  if (slug === null)
-    throw new CliError(
-      'no repository to read the pull request from: pass --repo-slug OWNER/REPO (or set GITHUB_REPOSITORY)'
-    )
+  const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '')
+  // Links go to GITHUB_SERVER_URL as the action reads it, else the server of a GitHub
+  // Enterprise Server API (`https://HOST/api/v3`), else github.com.
+  const server = env.GITHUB_SERVER_URL
+    ? env.GITHUB_SERVER_URL.replace(/\/+$/, '')
+    : (/^(https?:\/\/[^/]+)\/api\/v3$/.exec(apiUrl)?.[1] ?? 'https://github.com')
+  const { slug, from } =
+    slugFlag !== undefined
+      ? { slug: slugFlag, from: '--repo-slug' }
+      : env.GITHUB_REPOSITORY
+        ? { slug: env.GITHUB_REPOSITORY, from: 'GITHUB_REPOSITORY' }
+        : await originSlug(repoDir, server)
   const match = SLUG.exec(slug)
   if (!match || slug.endsWith('.git') || /^\.+$/.test(match[2] ?? ''))
     throw new CliError(
-      `${slugFlag !== undefined ? '--repo-slug' : 'the repository'} must be OWNER/REPO (got ${JSON.stringify(terminalLine(slug))})`
+      `${from} must be OWNER/REPO (got ${JSON.stringify(terminalLine(slug))}): pass --repo-slug OWNER/REPO`
     )
   const token = env.GITHUB_TOKEN || env.GH_TOKEN
   if (!token)
     throw new CliError(
       `reading pull request #${number} needs a token: set GITHUB_TOKEN or GH_TOKEN`
     )
-  const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '')
   const timeScale = timeScaleFrom(env)
-  // Links go to GITHUB_SERVER_URL as the action reads it, else the server of a GitHub
-  // Enterprise Server API (`https://HOST/api/v3`), else github.com.
-  const server = env.GITHUB_SERVER_URL
-    ? env.GITHUB_SERVER_URL.replace(/\/+$/, '')
-    : (/^(https?:\/\/[^/]+)\/api\/v3$/.exec(apiUrl)?.[1] ?? 'https://github.com')
   return {
     owner: match[1] as string,
     repo: match[2] as string,
     number,
-    octokit: createClient({ token, baseUrl: apiUrl, timeScale }),
+    octokit: createClient({ token, baseUrl: apiUrl, timeScale, onRetry: log }),
     repositoryUrl: `${server}/${match[1]}/${match[2]}`,
+    apiUrl,
     timeScale
   }
 }
 
-/** OWNER/REPO of the `origin` remote when it is a GitHub-style URL, else null. */
-async function originSlug(repoDir: string): Promise<string | null> {
+/**
+ * OWNER/REPO of the `origin` remote, and where it came from; a remote that is not on the
+ * GitHub server the API belongs to (GitLab, a local path, a bare clone's source) is an
+ * error that names it: a slug guessed from it would read some other repository.
+ */
+async function originSlug(
+  repoDir: string,
+  server: string
+): Promise<{ slug: string; from: string }> {
   const url = await git(repoDir, ['config', '--get', 'remote.origin.url']).then(
     (out) => out.stdout.trim(),
     () => ''
   )
-  // https://host/OWNER/REPO(.git), git@host:OWNER/REPO(.git), ssh://git@host/OWNER/REPO.
-  const match = /[/:]([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url)
-  return match ? `${match[1]}/${match[2]}` : null
+  const none =
+    'no repository to read the pull request from: pass --repo-slug OWNER/REPO (or set GITHUB_REPOSITORY)'
+  if (url === '') throw new CliError(`${none}; the folder has no origin remote`)
+  const from = `the origin remote (${terminalLine(url)})`
+  // https://HOST/OWNER/REPO(.git), git@HOST:OWNER/REPO(.git), ssh://git@HOST(:port)/OWNER/REPO.
+  const match =
+    /^(?:https?:\/\/(?:[^@/]+@)?|ssh:\/\/(?:[^@/]+@)?|[^@/:]+@)([^/:]+)(?::\d+)?[/:]([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(
+      url
+    )
+  const host = new URL(server).hostname.toLowerCase()
+  const hosts = host === 'github.com' ? ['github.com', 'ssh.github.com'] : [host]
+  if (!match || !hosts.includes((match[1] ?? '').toLowerCase()))
+    throw new CliError(
+      `${none}; ${from} is not a repository on ${host} (set GITHUB_SERVER_URL and GITHUB_API_URL for GitHub Enterprise Server)`
+    )
+  return { slug: `${match[2]}/${match[3]}`, from }
 }
 
 /**
@@ -125,6 +151,7 @@ export async function checkPullRequest(
       body: pull.body,
       sharing,
       branch: pull.headRef,
+      pull,
       repositoryUrl: target.repositoryUrl
     })
   )
