@@ -1,5 +1,5 @@
 // `npm run demo`: builds a small example pull request in a temp folder and runs the real
-// bundled CLI (`dist/cli.js check`) on it, printing the text report.
+// bundled CLI (`dist/receipt-gate.mjs check`) on it, printing the text report.
 // `npm run demo json|markdown`: the same run as the JSON report or the job-summary Markdown.
 // `npm run demo action`: the real bundled action (`dist/index.js`) against the local
 // GitHub API on the same repository, printing the check run it posted. Its harness is
@@ -19,7 +19,7 @@ if (mode === 'action') {
     env: { ...process.env, RECEIPT_GATE_ROOT: ROOT }
   })
 } else {
-  const cli = join(ROOT, 'dist', 'cli.js')
+  const cli = join(ROOT, 'dist', 'receipt-gate.mjs')
   const demo = buildDemoRepo()
   console.log(`Demo repository: ${demo.root}`)
   console.log(
