@@ -23,7 +23,14 @@ import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.j
 import { PROJECT_ROOT } from '../support/runner.js'
 
 const BUNDLE = join(PROJECT_ROOT, 'dist', 'receipt-gate.mjs')
-const CMD = 'node tools/receipt-gate/receipt-gate.mjs land'
+// The README's recipe, as a user copies it: where the file goes, and the command.
+const README = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8')
+const VENDORED = /^mkdir -p \S+ && cp \S+\/dist\/receipt-gate\.mjs (\S+)$/m.exec(
+  README
+)?.[1]
+const CMD = /^flowctl config set land\.mergeVerdictCommand '(node [^']+)'$/m.exec(
+  README
+)?.[1]
 const SINK = '.flow/review-deferred/feature-fn-7.md'
 const DEFERRED = 'src/app.ts:1 — the cache is cold'
 
@@ -96,8 +103,10 @@ function pullRequest(options: PrOptions): Pr {
     clone
   )
   // The command and the file it runs are the base's, committed there.
-  mkdirSync(join(clone, 'tools', 'receipt-gate'), { recursive: true })
-  copyFileSync(BUNDLE, join(clone, 'tools', 'receipt-gate', 'receipt-gate.mjs'))
+  if (VENDORED === undefined)
+    throw new Error("no vendoring line in the README's land section")
+  mkdirSync(dirname(join(clone, VENDORED)), { recursive: true })
+  copyFileSync(BUNDLE, join(clone, VENDORED))
   const pkg =
     options.packageJson === undefined ? '{ "type": "commonjs" }' : options.packageJson
   if (pkg !== null) writeFileSync(join(clone, 'package.json'), `${pkg}\n`)
@@ -167,7 +176,7 @@ async function land(
           HOME: tempDir('rg-home-'),
           NODE_OPTIONS: '',
           REPO: pr.clone,
-          CMD,
+          CMD: CMD ?? 'no land command in the README',
           ERR: err,
           FLOW_HEAD_SHA: pr.head,
           FLOW_BASE_REF: 'main',
@@ -191,6 +200,13 @@ const apiEnv = (fake: FakeGitHub, token = 'test-token'): Record<string, string> 
 })
 
 describe('land, as Flow-Next land runs it', () => {
+  it("the README's recipe is found", () => {
+    expect([VENDORED, CMD]).toEqual([
+      'tools/receipt-gate.mjs',
+      'node tools/receipt-gate.mjs land'
+    ])
+  })
+
   it('a head only origin has, a current SHIP: fetched into objects only, exit 0, one API request', async () => {
     const pr = pullRequest({ files: ship })
     const before = {

@@ -246,6 +246,33 @@ describe('check --pr agrees with the action', () => {
     })
   })
 
+  it('reads the PR as the action does: one GraphQL query, REST when GraphQL fails; the same report', async () => {
+    const f = await fixture((r, b) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b)
+    }))
+    const argv = ['check', '--pr', '1', '--repo-slug', 'acme/widgets', '--format', 'json']
+    const viaGraphql = await cli(apiEnv(f), argv)
+    expect(viaGraphql).toMatchObject({ code: 0, stderr: '' })
+    expect(f.fake.requests[0]?.route).toBe('POST /graphql')
+    expect(f.fake.countByOperation()['pulls/get'] ?? 0).toBe(0)
+    const undo = f.fake.faults.add({
+      kind: 'status',
+      route: 'graphql',
+      status: 502,
+      times: Infinity
+    })
+    try {
+      const viaRest = await cli(apiEnv(f), argv)
+      expect(viaRest.stdout).toBe(viaGraphql.stdout)
+      expect(viaRest.stderr).toMatch(
+        /^receipt-gate: the GraphQL read failed \(.*\); read through REST\n$/
+      )
+      expect(f.fake.countByOperation()['pulls/get']).toBe(1)
+    } finally {
+      undo()
+    }
+  })
+
   it('land through the API: FLOW_PR_NUMBER when the checkout lacks FLOW_HEAD_SHA', async () => {
     const f = await fixture((r, b) => ({
       [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b)

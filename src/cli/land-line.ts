@@ -83,7 +83,7 @@ function rowRefusal(row: ReceiptRow, at: string): Refusal {
     }
   if (row.currentness === 'stale')
     return {
-      cause: `${file} last said ${row.verdict ?? 'nothing'} at an older head, never resolved (${ruleReason(row)})`,
+      cause: `${file}: ${row.verdict ?? 'a verdict'} never resolved, ${ruleReason(row)}`,
       next: rerun
     }
   if (row.verdict === 'NEEDS_HUMAN')
