@@ -1,13 +1,23 @@
 /** The real bundled `dist/receipt-gate.mjs`, run as a user runs it, on the demo repository and the corpus. */
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { spawn, spawnSync } from 'node:child_process'
-import { closeSync, existsSync, openSync, readdirSync, rmSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 // @ts-expect-error: a plain ES module script shared with `npm run demo`
 import { buildDemoRepo } from '../../scripts/demo-repo.mjs'
 import { CORPUS, FIXTURES } from '../support/corpus.js'
 
-const CLI = join(FIXTURES, '..', '..', 'dist', 'receipt-gate.mjs')
+const ROOT = join(FIXTURES, '..', '..')
+const CLI = join(ROOT, 'dist', 'receipt-gate.mjs')
 const demo = buildDemoRepo() as { root: string; bodyFile: string; head: string }
 afterAll(() => {
   rmSync(demo.root, { recursive: true, force: true })
@@ -66,6 +76,46 @@ describe('dist/receipt-gate.mjs', () => {
     // evaluated only when an API read needs it (`webpackMode: "eager"` imports).
     const bundles = readdirSync(dirname(CLI)).filter((name) => /\.m?js$/.test(name))
     expect(bundles.sort()).toEqual(['index.js', 'receipt-gate.mjs'])
+  })
+  it('the npm package: its bin is the one file, which runs alone from the unpacked package', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rg-pack-'))
+    try {
+      const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' }
+      })
+      expect(packed.status).toBe(0)
+      const [info] = JSON.parse(packed.stdout) as Array<{
+        filename: string
+        files: Array<{ path: string }>
+      }>
+      expect(info?.files.map((file) => file.path).sort()).toEqual([
+        'LICENSE',
+        'README.md',
+        'dist/licenses.txt',
+        'dist/receipt-gate.mjs',
+        'package.json',
+        'schema/receipt.schema.json'
+      ])
+      spawnSync('tar', ['-xzf', join(dir, info?.filename ?? ''), '-C', dir])
+      const pkg = JSON.parse(
+        readFileSync(join(dir, 'package', 'package.json'), 'utf8')
+      ) as {
+        private?: boolean
+        version: string
+        bin: Record<string, string>
+      }
+      expect(pkg.private).toBeUndefined()
+      const bin = join(dir, 'package', pkg.bin['receipt-gate'] ?? '')
+      const run = spawnSync(process.execPath, [bin, '--version'], {
+        cwd: dir,
+        encoding: 'utf8'
+      })
+      expect(run.stdout).toBe(`${pkg.version}\n`)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
   it('a base that names nothing: one line and exit 2', () => {
     // Resolved through the object reader: its failure ends the run with the usage-error

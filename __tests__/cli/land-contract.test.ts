@@ -115,6 +115,12 @@ function pullRequest(options: PrOptions): Pr {
   return { src, head, clone }
 }
 
+/** A code commit after the review's: the PR's head moves on to code no review saw. */
+const moreCode = (src: GitRepo): void => {
+  src.write({ 'src/app.ts': 'export const a = 3\n' })
+  src.commit('fn-7.2: more code')
+}
+
 const ship = (r: string, b: string) => ({
   [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b)
 })
@@ -243,10 +249,7 @@ describe('land, as Flow-Next land runs it', () => {
   it('a stale review: exit 1, the line names the receipt, the changed code and the step', async () => {
     const pr = pullRequest({
       files: ship,
-      later: (src) => {
-        src.write({ 'src/app.ts': 'export const a = 3\n' })
-        src.commit('fn-7.2: more code')
-      }
+      later: moreCode
     })
     pr.head = pr.src.revParse('feature/fn-7')
     const landed = await land(pr, {})
@@ -334,10 +337,7 @@ describe('land, as Flow-Next land runs it', () => {
     // The PR moved on to code no review saw; land asked about the reviewed head.
     const pr = pullRequest({
       files: ship,
-      later: (src) => {
-        src.write({ 'src/app.ts': 'export const a = 3\n' })
-        src.commit('fn-7.2: more code')
-      }
+      later: moreCode
     })
     const landed = await land(pr, {})
     expect(landed.code).toBe(0)
