@@ -68,6 +68,8 @@ interface PrOptions {
   files: (reviewed: string, base: string) => Record<string, string>
   /** Commits after the receipt's, moving the PR's head on (land judges `head` still). */
   later?: (src: GitRepo) => void
+  /** Commits the API knows and origin never got (pushed elsewhere, or not fetchable). */
+  unpushed?: (src: GitRepo) => void
   /** What the host repository's package.json says (null: it has none). */
   packageJson?: string | null
 }
@@ -90,6 +92,7 @@ function pullRequest(options: PrOptions): Pr {
   const bare = join(tempDir('rg-origin-'), 'origin.git')
   git(src.path, 'clone', '-q', '--bare', '--no-local', src.path, bare)
   git(bare, 'update-ref', 'refs/pull/7/head', src.revParse('feature/fn-7'))
+  options.unpushed?.(src)
   const clone = join(tempDir('rg-base-'), 'repo')
   git(
     src.path,
@@ -320,6 +323,25 @@ describe('land, as Flow-Next land runs it', () => {
     expect(landed.line).toMatch(
       /^receipt-gate: cannot decide — cannot fetch FLOW_HEAD_SHA abababa from origin: .*; set GITHUB_TOKEN or GH_TOKEN, or log in with gh auth login$/
     )
+  })
+
+  it('a head origin cannot give, a token: read through the API (GraphQL first), judged there', async () => {
+    const pr = pullRequest({
+      files: ship,
+      unpushed: (src) => {
+        src.checkout('feature/fn-7')
+        src.write({ '.flow/notes.md': 'bookkeeping only\n' })
+        src.commit('chore(flow): notes')
+        src.checkout('main')
+      }
+    })
+    pr.head = pr.src.revParse('feature/fn-7')
+    const fake = await api(pr, '## Summary\n')
+    const landed = await land(pr, apiEnv(fake))
+    expect(landed.line).toBe(`receipt-gate: success — SHIP at ${pr.head.slice(0, 7)}`)
+    expect(landed.code).toBe(0)
+    expect(fake.requests[0]?.route).toBe('POST /graphql')
+    expect(() => git(pr.clone, 'cat-file', '-e', pr.head)).toThrow()
   })
 
   it.each([
