@@ -17,7 +17,9 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import type { Report } from '../../src/gate/report.js'
 import { DIR, receiptWith } from '../action/support.js'
+import { runCli } from '../support/check-cli.js'
 import { GIT_EMAIL, GIT_NAME, GitRepo, gitEnv } from '../support/git-repo.js'
 import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
 import { PROJECT_ROOT } from '../support/runner.js'
@@ -62,6 +64,8 @@ interface Pr {
   head: string
   /** The base-branch checkout land runs from: origin is a bare copy of `src`. */
   clone: string
+  /** origin (a bare repository). */
+  bare: string
 }
 
 interface PrOptions {
@@ -115,7 +119,7 @@ function pullRequest(options: PrOptions): Pr {
   if (pkg !== null) writeFileSync(join(clone, 'package.json'), `${pkg}\n`)
   git(clone, 'add', '-A')
   git(clone, 'commit', '-q', '-m', 'vendor receipt-gate')
-  return { src, head, clone }
+  return { src, head, clone, bare }
 }
 
 /** A code commit after the review's: the PR's head moves on to code no review saw. */
@@ -342,6 +346,19 @@ describe('land, as Flow-Next land runs it', () => {
     expect(landed.code).toBe(0)
     expect(fake.requests[0]?.route).toBe('POST /graphql')
     expect(() => git(pr.clone, 'cat-file', '-e', pr.head)).toThrow()
+  })
+
+  it("judges against origin's base as it is now, not the clone's stale origin/main", async () => {
+    const pr = pullRequest({ files: ship })
+    // After the clone, the PR's first commit reached main on origin (merged elsewhere).
+    const reviewed = pr.src.revParse('feature/fn-7~1')
+    git(pr.bare, 'update-ref', 'refs/heads/main', reviewed)
+    expect(git(pr.clone, 'rev-parse', 'origin/main')).not.toBe(reviewed)
+    const run = await runCli(['land', '--format', 'json'], pr.clone, {
+      env: { FLOW_HEAD_SHA: pr.head, FLOW_BASE_REF: 'main' }
+    })
+    expect(run.code).toBe(0)
+    expect((JSON.parse(run.stdout) as Report).base).toBe(reviewed)
   })
 
   it.each([
