@@ -1,6 +1,9 @@
 // Builds the demo repository: a PR branch with code commits, reviews recorded in
-// `.flow/`-only commits (as Flow-Next teams commit them), one receipt gone stale, and a
-// deferred finding named in the PR body. Used by `npm run demo` and by the tests.
+// `.flow/`-only commits (as Flow-Next teams commit them) and a deferred finding.
+// The passing pull request names the deferral in its body and every review is current.
+// The failing one (`{ failing: true }`) shows the three ways a real PR fails: code
+// committed after task 1's review (that review is stale), task 2 reviewed NEEDS_WORK,
+// and a body that does not name the deferred finding. Used by `npm run demo` and the tests.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -27,7 +30,10 @@ function lineageId(firstSeen, ordinal) {
 export const DEMO_BRANCH = 'feature/fn-7-receipt-gate'
 
 /** Creates the demo repository in a new temp folder; returns its facts. */
-export function buildDemoRepo(root = mkdtempSync(join(tmpdir(), 'receipt-gate-demo-'))) {
+export function buildDemoRepo(
+  root = mkdtempSync(join(tmpdir(), 'receipt-gate-demo-')),
+  { failing = false } = {}
+) {
   let clock = Date.parse('2026-11-02T09:00:00Z') / 1000
   const git = (...args) =>
     execFileSync('git', ['-C', root, ...args], {
@@ -85,6 +91,14 @@ export function buildDemoRepo(root = mkdtempSync(join(tmpdir(), 'receipt-gate-de
     ) + '\n'
   )
   commit('chore(flow): complete fn-7 task 1')
+  if (failing) {
+    // Code after the review, never reviewed: the review of task 1 no longer covers the head.
+    write(
+      'src/parser.ts',
+      'export function parse(text: string) {\n  return text ? JSON.parse(text) : null\n}\n'
+    )
+    commit('fn-7.1: accept empty input')
+  }
 
   write(
     'src/gate.ts',
@@ -126,14 +140,15 @@ export function buildDemoRepo(root = mkdtempSync(join(tmpdir(), 'receipt-gate-de
         id: 'fn-7-receipt-gate.2',
         mode: 'codex',
         base: 'main',
-        verdict: 'SHIP',
+        verdict: failing ? 'NEEDS_WORK' : 'SHIP',
         session_id: 'demo-2',
         model: 'gpt-5.5',
         effort: 'high',
         spec: 'codex:gpt-5.5:high',
         timestamp: '2026-11-02T12:30:00.000000Z',
-        review:
-          'The gate is right for the common case. Two notes below; one deferred.\n\n<verdict>SHIP</verdict>',
+        review: failing
+          ? 'An empty verdict list must not pass a required check. Fix it and review again; one note deferred.\n\n<verdict>NEEDS_WORK</verdict>'
+          : 'The gate is right for the common case. Two notes below; one deferred.\n\n<verdict>SHIP</verdict>',
         suppressed_count: { 25: 2, 50: 1 },
         introduced_count: 2,
         pre_existing_count: 1,
@@ -155,7 +170,7 @@ export function buildDemoRepo(root = mkdtempSync(join(tmpdir(), 'receipt-gate-de
           headSha: task2,
           items: [
             item(1, {
-              severity: 'P2',
+              severity: failing ? 'P1' : 'P2',
               confidence: 75,
               classification: 'introduced',
               status: 'open',
@@ -203,15 +218,19 @@ export function buildDemoRepo(root = mkdtempSync(join(tmpdir(), 'receipt-gate-de
   )
   const recorded = commit('chore(flow): record codex review of fn-7 task 2')
 
+  const openItems = [
+    '## Open items',
+    '',
+    '- [ ] [P1, confidence 100, pre_existing] src/cart.ts:1 — total() starts from 1 — deferred from impl-review (`.flow/review-deferred/feature-fn-7-receipt-gate.md`)',
+    ''
+  ]
   const body = [
     '## Summary',
     '',
     'Adds the receipt parser and the verdict gate.',
     '',
-    '## Open items',
-    '',
-    '- [ ] [P1, confidence 100, pre_existing] src/cart.ts:1 — total() starts from 1 — deferred from impl-review (`.flow/review-deferred/feature-fn-7-receipt-gate.md`)',
-    ''
+    // The failing PR's author dropped the make-pr step's open items from the body.
+    ...(failing ? [] : openItems)
   ].join('\n')
   const bodyFile = join(root, '..', `${root.split('/').pop()}-pr-body.md`)
   writeFileSync(bodyFile, body)

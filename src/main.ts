@@ -10,6 +10,7 @@ import { readInputs, type ActionInputs } from './action/inputs.js'
 import { logUntrustedLines } from './action/log.js'
 import { emptyOutputs, reportOutputs, type Outputs } from './action/outputs.js'
 import {
+  checksFix,
   logReport,
   publishReport,
   writeJobSummary,
@@ -24,7 +25,11 @@ import type { Report } from './gate/report.js'
 import { apiSource } from './github/api-source.js'
 import { createClient, type Octokit } from './github/client.js'
 import type { GraphqlRead } from './github/graphql-source.js'
-import { findPullRequestByHead, type PullRequestInfo } from './github/pulls.js'
+import {
+  findPullRequestByHead,
+  pullsSharingHead,
+  type PullRequestInfo
+} from './github/pulls.js'
 import { readPullRequest } from './github/read-pull.js'
 
 /** Runs the action; never throws (a failure fails the step with one clear message). */
@@ -98,11 +103,17 @@ export async function run(): Promise<void> {
     // for now, while the GraphQL read is on its way, not after it.
     if (!local) source.changedFiles().catch(() => undefined)
     const { pull, graphql } = await read
+    // The check run goes on the commit, so every open PR on it is judged by this run: the
+    // GraphQL read lists them with the PR; else one REST request does.
+    const sharing =
+      (head === route.headSha ? graphql?.sharing : null) ??
+      (await pullsSharingHead(octokit, context.owner, context.repo, head, number))
     const report = await evaluate({
       // GraphQL for the receipts, the REST source for the rest (files list, compares).
       source: graphql && !local ? graphql.source(source) : source,
       options: inputs.gate,
       body: pull.body,
+      sharing,
       branch: pull.headRef,
       // Links to the head's lines in the summary (issue 25).
       repositoryUrl: `${process.env.GITHUB_SERVER_URL || 'https://github.com'}/${context.owner}/${context.repo}`
@@ -159,10 +170,15 @@ async function finish(
   setOutputs(reportOutputs(report, published, reportPath))
   const failing =
     report.conclusion === 'failure' || report.conclusion === 'action_required'
-  // Without a check run the step's result is the only signal: fail it whatever fail-step says.
-  if (failing && (failStep || published.fallback)) {
+  // Without a check run the step's result is the only signal: fail it whatever fail-step
+  // says, and name there what to change (publishReport warned of it already on a pass).
+  if (failing && published.fallback) {
     core.setFailed(
-      `Receipt Gate: ${report.conclusion} — see the ${published.fallback ? 'job summary' : `check run ${published.checkRunUrl}`}`
+      `Receipt Gate: ${report.conclusion} (see the job summary); ${checksFix(to.fork, to.checkName)}`
+    )
+  } else if (failing && failStep) {
+    core.setFailed(
+      `Receipt Gate: ${report.conclusion} — see the check run ${published.checkRunUrl}`
     )
   }
 }

@@ -212,16 +212,16 @@ describe('review coverage over the API: a PR that merged its base branch in', ()
 
   it('walks the merge, asks nothing of the merge base or the PR base, reads only the unreviewed', async () => {
     const { report, calls } = await action({}, on())
-    // Receipt 1's commit, inside review 2's range, is not read: counted as code (the note
-    // says so), where git leaves it out.
+    // Receipt 1's commit and the clean merge, inside review 2's range, are not read:
+    // counted as code (the note says so), where git leaves them out.
     expect(report.coverage).toMatchObject({
-      commits: 11,
-      reviewed: 11,
+      commits: 12,
+      reviewed: 12,
       unreviewed: [],
       unknown: []
     })
     expect(report.coverage?.note).toMatch(
-      /^11 commits counted as code without their paths read/
+      /^12 commits counted as code without their paths read/
     )
     const git = (await checkJson(other.path, '--base', 'main')).report.coverage
     expect(git).toMatchObject({

@@ -6,7 +6,13 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import type { BuiltObject } from '../support/receipt-builders.js'
-import { DIR, receiptWith, refuseGraphql, trackedPrs } from './support.js'
+import {
+  DIR,
+  receiptWith,
+  refuseGraphql,
+  rejectAnnotationsWith,
+  trackedPrs
+} from './support.js'
 import type { ActionRun } from '../support/runner.js'
 import MarkdownIt from 'markdown-it'
 
@@ -28,6 +34,10 @@ const countOf = (r: ActionRun): Record<string, number> => {
 /** The operations one run used, each once (a read retried on a slow machine is one). */
 const operations = (r: ActionRun): string[] =>
   [...new Set(r.requests.map((q) => q.operationId ?? `${q.route}`))].sort()
+
+/** The run's `::error::` lines that are not annotations (the step's own error). */
+const errorLines = (r: ActionRun): string[] =>
+  r.stdout.split('\n').filter((line) => line.startsWith('::error::'))
 
 const writes = (r: ActionRun) => r.requests.filter((q) => q.method !== 'GET')
 
@@ -323,13 +333,44 @@ describe('forks and failing GitHub', () => {
     expect(result.stdout).toMatch(
       /^::error title=P1 · introduced · confidence 75 — Finding 1,file=src\/file-1\.ts,line=10,endLine=12::/m
     )
-    expect(result.stdout).toMatch(/pull_request_target/)
     expect(result.summary).toContain('### 1. Verdict')
     expect(result.outputs).toMatchObject({
       conclusion: 'failure',
       'check-run-id': '',
       'check-run-url': ''
     })
+    // The step's error is what a maintainer reads first: it names the trigger that reports.
+    expect(errorLines(result)).toEqual([
+      '::error::Receipt Gate: failure (see the job summary); no "Review receipts" check run was posted, so branch protection waits for it as "Expected": a fork PR\'s GITHUB_TOKEN is read-only under pull_request; run Receipt Gate on pull_request_target (safe: it reads receipts through the API and runs no PR code) or in the workflow_run pair.'
+    ])
+  })
+
+  it('a passing fork PR without a check run: the step passes, the warning names the fix', async () => {
+    const f = await fixture(
+      (reviewed, base) => ({ [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base) }),
+      { fork: true }
+    )
+    f.fake.faults.readOnlyToken()
+    const result = await run(f, { inputs: { 'check-name': 'Receipts' } })
+    expect(result.exitCode).toBe(0)
+    expect(result.outputs.conclusion).toBe('success')
+    expect(result.stdout).toMatch(
+      /^::warning::no "Receipts" check run was posted, so branch protection waits for it as "Expected": .*pull_request_target.*workflow_run pair\.$/m
+    )
+  })
+
+  it("a same-repository 403: the step error names checks: write, and forks' triggers for Dependabot", async () => {
+    const f = await fixture((reviewed, base) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, { verdict: 'NEEDS_WORK' })
+    }))
+    f.fake.faults.readOnlyToken()
+    const result = await run(f)
+    expect(result.exitCode).toBe(1)
+    expect(errorLines(result)).toEqual([
+      expect.stringMatching(
+        /^::error::Receipt Gate: failure \(see the job summary\); no "Review receipts" check run .* 'permissions: checks: write' .*Dependabot.*pull_request_target.*workflow_run pair\.$/
+      )
+    ])
   })
 
   it('two 502s on the create, then success → exactly one completed check run', async () => {
@@ -402,15 +443,7 @@ describe('forks and failing GitHub', () => {
         item: (i): BuiltObject => (i === 64 ? { title: 'poison' } : {})
       })
     }))
-    f.fake.faults.add({
-      kind: 'reject',
-      route: 'checks/update',
-      times: Infinity,
-      when: (call) =>
-        JSON.stringify(
-          (call.body as { output?: { annotations?: unknown } }).output?.annotations ?? []
-        ).includes('poison')
-    })
+    rejectAnnotationsWith(f, 'poison')
     const result = await run(f)
     const stored = f.fake.checks.runs[0]
     expect(stored?.annotations).toHaveLength(79)
@@ -641,6 +674,8 @@ describe('requests (SPEC §9)', () => {
     expect(rows(result)).toEqual(inferred)
     expect(countOf(result)).toEqual({
       'pulls/get': 1,
+      // The other open PRs on the head, whose bodies the deferred audit reads too.
+      'repos/list-pull-requests-associated-with-commit': 1,
       'git/get-tree': 1,
       'pulls/list-files': 1,
       'git/get-blob': 2,

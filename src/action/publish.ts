@@ -18,11 +18,41 @@ import { mdInline } from '../render/markdown-escape.js'
 import { SUMMARY_LIMITS, renderSummary, renderTitle } from '../render/summary.js'
 import { logUntrustedLines } from './log.js'
 
-/** Where a report goes: the check run's own fields, and whether the PR comes from a fork. */
+/**
+ * Where a report goes: the check run's own fields, whether the PR comes from a fork, and
+ * who hears about it (the action's log unless told otherwise).
+ */
 export type PublishTarget = Pick<
   CheckRunInput,
   'owner' | 'repo' | 'headSha' | 'externalId' | 'timeScale'
-> & { octokit: Octokit; checkName: string; fork: boolean }
+> & { octokit: Octokit; checkName: string; fork: boolean; log?: PublishLog }
+
+/**
+ * What publishing tells along the way. The action speaks to the runner (workflow
+ * commands, which it executes from stdout); the CLI in plain words on stderr, its stdout
+ * being the report.
+ */
+export interface PublishLog {
+  /** A line quoting GitHub's answer: untrusted text. */
+  untrusted(line: string): void
+  warning(message: string): void
+  /** The check run was refused (403): why, what to change, a stand-in where there is one. */
+  forbidden(reason: string, fix: string, report: Report): void
+}
+
+/** The action's: warnings and the fallback annotations as workflow commands. */
+const ACTION_LOG: PublishLog = {
+  untrusted: (line) => logUntrustedLines([line]),
+  warning: (message) => core.warning(message),
+  forbidden(reason, fix, report) {
+    core.warning(`Could not post the check run: ${reason}`)
+    core.warning(fix)
+    core.warning(
+      'Annotations follow as workflow commands, the summary is in the job summary, and the step fails if the gate fails.'
+    )
+    for (const annotation of report.annotations) annotate(annotation)
+  }
+}
 
 export interface Published {
   checkRunId: string
@@ -37,7 +67,7 @@ export interface Published {
  */
 export async function publishReport(
   report: Report,
-  { octokit, checkName, fork, ...checkRun }: PublishTarget
+  { octokit, checkName, fork, log = ACTION_LOG, ...checkRun }: PublishTarget
 ): Promise<Published> {
   try {
     const run = await publishCheckRun(octokit, {
@@ -50,27 +80,34 @@ export async function publishReport(
       summaryWithDropped: (dropped) => withDropped(report, dropped),
       // These lines quote GitHub's error message: an API answer is untrusted text too
       // (printed raw, a `##[…]` or `::…` in it would run as a workflow command).
-      log: (line) => logUntrustedLines([line])
+      log: (line) => log.untrusted(line)
     })
     if (run.dropped.length > 0)
-      core.warning(
+      log.warning(
         `${run.dropped.length} annotation(s) were refused by GitHub and are named in the check run summary`
       )
     return { checkRunId: String(run.id), checkRunUrl: run.url, fallback: false }
   } catch (error) {
     if (!(error instanceof ChecksForbiddenError)) throw error
-    core.warning(`Could not post the check run: ${error.message}`)
-    core.warning(
-      fork
-        ? 'This is a fork PR: its GITHUB_TOKEN is read-only. Gate forks with pull_request_target (safe: Receipt Gate reads receipts through the API and runs no PR code) or the workflow_run two-workflow setup.'
-        : "Give the job 'permissions: checks: write' (and contents: read, pull-requests: read)."
-    )
-    core.warning(
-      'Annotations follow as workflow commands, the summary is in the job summary, and the step fails if the gate fails.'
-    )
-    for (const annotation of report.annotations) annotate(annotation)
+    log.forbidden(error.message, checksFix(fork, checkName), report)
     return { checkRunId: '', checkRunUrl: '', fallback: true }
   }
+}
+
+/**
+ * Why no check run could be posted and what to change, for the log and the step's error:
+ * without the check run, branch protection shows the required check as "Expected — Waiting
+ * for status to be reported" for ever, and the step is the only place anyone reads why.
+ */
+export function checksFix(fork: boolean, checkName: string): string {
+  const waits = `no "${checkName}" check run was posted, so branch protection waits for it as "Expected"`
+  // pull_request_target is safe here: the action reads receipts as data through the API
+  // and never checks out or runs the pull request's code.
+  const trigger =
+    'run Receipt Gate on pull_request_target (safe: it reads receipts through the API and runs no PR code) or in the workflow_run pair'
+  return fork
+    ? `${waits}: a fork PR's GITHUB_TOKEN is read-only under pull_request; ${trigger}.`
+    : `${waits}: the token cannot write checks. Give the job 'permissions: checks: write' (with contents: read, pull-requests: read); for Dependabot PRs, whose token is read-only like a fork's, ${trigger}.`
 }
 
 const LEVEL = { failure: 'error', warning: 'warning', notice: 'notice' } as const

@@ -48,7 +48,8 @@ environment errors (and whenever the gate cannot decide).
 Options:
   --repo DIR                    repository (default: the current directory)
   --head REV                    the PR head (default: HEAD)
-  --base REV                    the PR base; selection uses its merge base with the head
+  --base REV                    the PR base; selection, coverage and the diff start at
+                                its merge base with the head, whatever --select says
                                 (default: origin/HEAD, else main, else master)
   --branch NAME                 the PR head branch, for .flow/review-deferred/<slug>.md
                                 (default: the current branch when it points at the head)
@@ -198,6 +199,8 @@ export interface LocalRun {
   base: string | undefined
   /** The PR's head branch (null: none known; undefined: the checked-out one at the head). */
   branch: string | null | undefined
+  /** The other open PRs on the head, whose bodies the deferred audit holds too. */
+  sharing?: readonly { number: number; body: string }[]
 }
 
 /** The gate on a local repository, receipts read at the head through git plumbing. */
@@ -206,18 +209,21 @@ export async function localReport(run: LocalRun): Promise<Report> {
   // Every git question is asked of the top level: the answer must not depend on the
   // folder the CLI was pointed at or run from.
   const { root: repo, shallow } = await openRepository(run.repoDir)
-  // The base is resolved while the head is; the head's error still comes first.
+  // The base is resolved while the head is; the head's error still comes first. Coverage
+  // and the diff need the merge base whatever selects the receipts: without it every
+  // commit's coverage and every finding's place in the diff would be unknown.
   const resolving = resolveCommit(repo, run.head ?? 'HEAD')
-  const forking =
-    options.select.mode === 'changed' ? findMergeBase(repo, resolving, run.base) : null
-  void forking?.catch(() => undefined)
+  const forking = findMergeBase(repo, resolving, run.base)
+  void forking.catch(() => undefined)
   const head = await resolving
   const [forkPoint, branch] = await Promise.all([
     forking,
     run.branch !== undefined ? run.branch : currentBranchAt(repo, head, run.head)
   ])
   const source = gitSource({ repo, head, mergeBase: forkPoint, shallow })
-  return evaluate({ source, options, body: run.body, branch, base: forkPoint })
+  // The report names the merge base only where it chose the receipts.
+  const base = options.select.mode === 'changed' ? forkPoint : null
+  return evaluate({ source, options, body: run.body, branch, base, sharing: run.sharing })
 }
 
 /** The merge base of the head and `--base`, else of the default base branch. */

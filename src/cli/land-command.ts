@@ -7,6 +7,7 @@
  */
 import { resolve } from 'node:path'
 import type { GateOptions } from '../gate/options.js'
+import type { SharingPull } from '../github/pulls.js'
 import type { Report } from '../gate/report.js'
 import { plural, shortSha } from '../gate/review-head.js'
 import { git, headBranch, openRepository } from '../source/git.js'
@@ -271,7 +272,7 @@ async function judgeLocally(
 ): Promise<{ report: Report; why: Undecided | null }> {
   const pull = options.auditDeferred
     ? await readBody(root, request, options, io)
-    : { body: null, branch: null, unread: null }
+    : { body: null, branch: null, sharing: [], unread: null }
   // An unread body is judged as an empty one: the audit then says whether any must be named.
   const report = await localReport({
     repoDir: root,
@@ -279,7 +280,8 @@ async function judgeLocally(
     body: pull.unread === null ? pull.body : '',
     head: request.head,
     base: baseSha,
-    branch: pull.branch
+    branch: pull.branch,
+    sharing: pull.sharing
   })
   if (pull.unread === null) return { report, why: null }
   const notes = [...report.notes, `PR body not read (${pull.unread.message})`]
@@ -298,6 +300,8 @@ async function judgeLocally(
 interface PullBody {
   body: string | null
   branch: string | null
+  /** The other open PRs on the judged head: the check run is the commit's, theirs too. */
+  sharing: SharingPull[]
   unread: Undecided | null
 }
 
@@ -308,17 +312,28 @@ async function readBody(
   options: GateOptions,
   io: CliIo
 ): Promise<PullBody> {
-  const none = (unread: Undecided): PullBody => ({ body: null, branch: null, unread })
+  const none = (unread: Undecided): PullBody => ({
+    body: null,
+    branch: null,
+    sharing: [],
+    unread
+  })
   if (request.pr === null)
     return none(new Undecided('FLOW_PR_NUMBER is not set', 'pass --pr N'))
   try {
-    const { prTarget, readPull } = await import(
+    const { prTarget, readPull, sharingOn } = await import(
       /* webpackMode: "eager" */ './pr-source.js'
     )
     const target = await prTarget(String(request.pr), request.slug, root, io.env)
-    const { pull } = await readPull(target, options.receiptsDir, null, io.stderr)
-    // A PR read whole with no description has an empty body, audited as such.
-    return { body: pull.body ?? '', branch: pull.headRef || null, unread: null }
+    // With the head, the one query also lists the other open PRs on it.
+    const read = await readPull(target, options.receiptsDir, request.head, io.stderr)
+    return {
+      // A PR read whole with no description has an empty body, audited as such.
+      body: read.pull.body ?? '',
+      branch: read.pull.headRef || null,
+      sharing: await sharingOn(target, read.graphql, request.head),
+      unread: null
+    }
   } catch (error) {
     if (!(error instanceof CliError)) throw error
     return none(new Undecided(error.message, nextForApi(error.message)))

@@ -5,13 +5,18 @@
  * CLI's report is the action's. A check run is posted only when asked (`--post`).
  */
 import { execFile } from 'node:child_process'
-import { publishReport, type Published } from '../action/publish.js'
+import { publishReport, type PublishLog, type Published } from '../action/publish.js'
 import { evaluate } from '../gate/evaluate.js'
 import type { GateOptions } from '../gate/options.js'
 import type { Report } from '../gate/report.js'
 import { apiSource } from '../github/api-source.js'
 import { createClient, GitHubError, type Octokit } from '../github/client.js'
-import type { PullRequestInfo } from '../github/pulls.js'
+import type { GraphqlRead } from '../github/graphql-source.js'
+import {
+  pullsSharingHead,
+  type PullRequestInfo,
+  type SharingPull
+} from '../github/pulls.js'
 import { readPullRequest } from '../github/read-pull.js'
 import { timeScaleFrom } from '../action/context.js'
 import { git } from '../source/git.js'
@@ -132,23 +137,31 @@ export async function readPull(
 
 /**
  * Reads the PR and runs the gate on it as the action does (`expectHead`: land's SHA),
- * then posts the check run named `checkName` on its head, when one is named.
+ * then posts the check run named `checkName` on its head, when one is named, telling
+ * how it went on `stderr`.
  */
 export async function checkPullRequest(
   target: PrTarget,
   options: GateOptions,
   expectHead: string | null,
   checkName: string | null,
-  say: (line: string) => void
+  stderr: (text: string) => void
 ): Promise<{ report: Report; published: Published | null }> {
   const { owner, repo, number, octokit } = target
-  const { pull, graphql } = await readPull(target, options.receiptsDir, expectHead, say)
+  const { pull, graphql } = await readPull(
+    target,
+    options.receiptsDir,
+    expectHead,
+    stderr
+  )
   // The PR's files and commits lists are its current head's: a PR that moved since the
   // head land judged cannot be judged at that head through the API.
   if (expectHead !== null && pull.headSha.toLowerCase() !== expectHead.toLowerCase())
     throw new CliError(
       `pull request #${number} moved: its head is ${pull.headSha}, FLOW_HEAD_SHA is ${expectHead}`
     )
+  // The check run is the commit's: every other open PR on that head must hold too.
+  const sharing = await sharingOn(target, graphql, pull.headSha)
   const rest = apiSource({
     octokit,
     owner,
@@ -164,20 +177,40 @@ export async function checkPullRequest(
       source: graphql ? graphql.source(rest) : rest,
       options,
       body: pull.body,
+      sharing,
       branch: pull.headRef,
       repositoryUrl: target.repositoryUrl
     })
   )
   if (checkName === null) return { report, published: null }
-  const published = await postReport(target, report, pull, checkName)
+  const published = await postReport(target, report, pull, checkName, stderr)
   return { report, published }
+}
+
+/**
+ * The other open PRs whose head is `head`: read with the PR when GraphQL read that head,
+ * else one REST request.
+ */
+export async function sharingOn(
+  target: PrTarget,
+  graphql: GraphqlRead | null,
+  head: string
+): Promise<SharingPull[]> {
+  const { owner, repo, number, octokit } = target
+  return (
+    graphql?.sharing ??
+    (await api(target, 'read', async () =>
+      pullsSharingHead(octokit, owner, repo, head, number)
+    ))
+  )
 }
 
 async function postReport(
   target: PrTarget,
   report: Report,
   pull: PullRequestInfo,
-  checkName: string
+  checkName: string,
+  stderr: (text: string) => void
 ): Promise<Published> {
   const { owner, repo, octokit } = target
   return api(target, 'post a check run on', async () =>
@@ -189,9 +222,25 @@ async function postReport(
       headSha: pull.headSha,
       externalId: `cli-${pull.headSha}`,
       fork: pull.fork,
-      timeScale: target.timeScale
+      timeScale: target.timeScale,
+      log: plainLog(stderr)
     })
   )
+}
+
+/**
+ * Publishing's words as plain lines: the action's are workflow commands for the runner,
+ * which on a terminal would only be noise ahead of the report on stdout.
+ */
+function plainLog(stderr: (text: string) => void): PublishLog {
+  const say = (line: string): void =>
+    stderr(`receipt-gate check: ${terminalLine(line)}\n`)
+  return {
+    untrusted: say,
+    warning: say,
+    // The annotations are in the report; the command says that nothing was posted.
+    forbidden: (reason) => say(`GitHub refused the check run: ${reason}`)
+  }
 }
 
 const HINTS: Record<number, string> = {

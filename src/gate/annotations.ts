@@ -24,7 +24,7 @@ export function findingLevel(
 }
 
 /** Truncates to `max` (as `size` measures) on a code point boundary, ending in `mark`. */
-function clip(
+function truncateTo(
   text: string,
   max: number,
   size: (s: string) => number,
@@ -41,7 +41,7 @@ function clip(
   return out + mark
 }
 
-const CONTROL_RUNS = new RegExp(`${LINE_CONTROL_CHARS.source}+`, 'g')
+const CONTROL_RUNS = new RegExp(`${LINE_CONTROL_CHARS.source}+`, 'gu')
 
 /**
  * A single-line title of at most 255 UTF-16 units, without controls, zero-width
@@ -49,7 +49,7 @@ const CONTROL_RUNS = new RegExp(`${LINE_CONTROL_CHARS.source}+`, 'g')
  * its "255 characters" in units: 240 emoji (475 units) were refused with 422.
  */
 function title(text: string): string {
-  return clip(text.replace(CONTROL_RUNS, ' ').trim(), 255, (s) => s.length, '…')
+  return truncateTo(text.replace(CONTROL_RUNS, ' ').trim(), 255, (s) => s.length, '…')
 }
 
 /**
@@ -58,7 +58,7 @@ function title(text: string): string {
  */
 function details(text: string): string {
   const bytes = (s: string): number => Buffer.byteLength(s, 'utf8')
-  return clip(terminalText(text), 64 * 1024, bytes, '\n… (truncated)')
+  return truncateTo(terminalText(text), 64 * 1024, bytes, '\n… (truncated)')
 }
 
 function findingAnnotation(

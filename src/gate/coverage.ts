@@ -20,7 +20,7 @@ export interface CoveringReview {
 type CommitCoverage = 'reviewed' | 'unreviewed' | 'unknown'
 
 export interface Coverage {
-  /** Code commits of the PR (merge base..head, merges left out, bookkeeping-only left out). */
+  /** Code commits of the PR (merge base..head; clean merges and bookkeeping-only commits left out). */
   commits: number
   reviewed: number
   unreviewed: string[]

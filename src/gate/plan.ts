@@ -137,21 +137,5 @@ export function blobsOf(plans: readonly ReceiptPlan[]): string[] {
   return [...new Set(needed.flatMap(filesOf).map((entry) => entry.sha))]
 }
 
-/** Paths with their digit runs compared as numbers (`…9, 10, 11`), else by code units. */
-function naturalOrder(a: string, b: string): number {
-  const left = a.split(/(\d+)/)
-  const right = b.split(/(\d+)/)
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const x = left[i] as string
-    const y = right[i] as string
-    if (x === y) continue
-    // Odd parts are digit runs: shorter (without leading zeros) is smaller.
-    if (i % 2 === 1) {
-      const [nx, ny] = [x.replace(/^0+/, ''), y.replace(/^0+/, '')]
-      if (nx.length !== ny.length) return nx.length - ny.length
-      if (nx !== ny) return nx < ny ? -1 : 1
-    }
-    return x < y ? -1 : 1
-  }
-  return left.length - right.length
-}
+/** Paths with their digit runs compared as numbers (`…9, 10, 11`); a fixed locale, so every run sorts alike. */
+const naturalOrder = new Intl.Collator('en', { numeric: true }).compare

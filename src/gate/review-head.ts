@@ -14,7 +14,10 @@ export type BookkeepingMatcher = (path: string) => boolean
 /**
  * A list of picomatch globs (dot files included) where a leading `!` excludes: a path
  * matches when some positive glob takes it and no `!` glob does. (picomatch's own `!`
- * negates one pattern, which in a list would match nearly everything.)
+ * negates one pattern, which in a list would match nearly everything.) An exclusion
+ * matches whatever the letter case, an inclusion only as written: on a case-insensitive
+ * checkout (macOS, Windows) `.flow/BIN/x` is `.flow/bin/x`, so it must stay code, and
+ * reading a path as code is the side that cannot let unreviewed code through.
  */
 export function globMatcher(globs: readonly string[]): BookkeepingMatcher {
   // `!(src)/**` is picomatch's negated extglob: only a `!` not followed by `(` excludes.
@@ -22,7 +25,8 @@ export function globMatcher(globs: readonly string[]): BookkeepingMatcher {
   const include = globs.filter((glob) => !excluding(glob))
   const exclude = globs.filter(excluding).map((glob) => glob.slice(1))
   const yes = include.length > 0 ? picomatch(include, { dot: true }) : () => false
-  const no = exclude.length > 0 ? picomatch(exclude, { dot: true }) : () => false
+  const no =
+    exclude.length > 0 ? picomatch(exclude, { dot: true, nocase: true }) : () => false
   return (path) => {
     // picomatch's `.` never matches a line terminator, so `.flow/x\n.json` would count as
     // code; globs cannot hold a line break (inputs split on newlines): NUL changes no match.

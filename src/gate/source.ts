@@ -2,6 +2,7 @@
  * The receipt source: everything the gate needs from a repository, behind one interface:
  * local git plumbing (the CLI; the action when the workspace holds the head) or the API.
  */
+import type { FileHunks } from './diff-map.js'
 
 /** One entry of the tree under `receipts-dir` at the head commit. */
 export interface TreeEntry {
@@ -48,23 +49,24 @@ export interface ReceiptCommit {
   note?: string
 }
 
-/** A changed file of the PR: the head path, the old one for a rename, the patch or null when unknown. */
+/** A changed file of the PR: the head path, the old one for a rename, its hunks or null when unknown. */
 export interface ChangedFile {
   path: string
   previousPath?: string
-  /** The unified-diff hunks (GitHub's `patch`, or `git diff` from the first `@@`); null: not known (GitHub omits large ones). */
-  patch: string | null
+  /** Where its hunks sit (from GitHub's `patch` or git's); null: not known (GitHub omits large and binary ones). */
+  hunks: FileHunks | null
 }
 
 /** The changed files of a PR, or null when the source could not list them (with why). */
 export type ChangedFiles = { files: ChangedFile[] } | { files: null; note: string }
 
-/** A code-or-not commit of the PR (merge-base..head, merges left out) with the paths it changed. */
+/** A code-or-not commit of the PR (merge-base..head, merges included) with the paths it changed. */
 export interface PrCommit {
   sha: string
   /**
-   * The paths it changed against its parent; null: not listed (the API lists them a
-   * request each: see {@link ReceiptSource.commitPaths}). An unlisted commit is code.
+   * The paths it changed against its parent; a merge's, those that differ from every
+   * parent (its own edit: none for a clean merge). Null: not listed (the API lists them
+   * a request each: see {@link ReceiptSource.commitPaths}). An unlisted commit is code.
    */
   paths: string[] | null
 }
@@ -102,7 +104,7 @@ export interface ReceiptSource {
   ): Promise<Map<string, ReceiptCommit | null>>
   /** The PR's changed files with their patches (merge base..head). */
   changedFiles(): Promise<ChangedFiles>
-  /** The PR's non-merge commits (merge base..head), oldest first; null: unknown. */
+  /** The PR's commits (merge base..head, merges included), oldest first; null: unknown. */
   prCommits(): Promise<{ commits: PrCommit[] } | { commits: null; note: string }>
   /**
    * The PR's commits with their parents (merges included), oldest first, for review
@@ -111,7 +113,10 @@ export interface ReceiptSource {
   prCommitGraph?(): Promise<
     { commits: PrGraphCommit[] } | { commits: null; note: string }
   >
-  /** The paths each commit changed against its first parent (null: not listed whole). */
+  /**
+   * The paths each commit changed against its parent, a merge's against every parent as
+   * {@link PrCommit.paths} says (null: not listed whole).
+   */
   commitPaths?(shas: readonly string[]): Promise<Map<string, string[] | null>>
   /**
    * The PR's commits reachable from `to` and not from `from` (null: the merge base), full

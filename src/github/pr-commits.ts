@@ -3,7 +3,8 @@
  * their parents from one pulls/commits list (≤ 3 pages), review ranges computed over
  * that graph (no request), one compare per distinct commit outside the PR a review
  * names (its merge base with the head tells which PR commits it reaches), and one
- * commit read per commit coverage must classify as code or bookkeeping.
+ * commit read per commit coverage must classify as code or bookkeeping (a merge: one
+ * compare per parent).
  */
 import { reachableInPr } from '../gate/coverage.js'
 import { isFullId } from '../gate/review-head.js'
@@ -116,11 +117,9 @@ export function prCommitMethods(
     async prCommits() {
       const listed = await readGraph()
       if (listed.commits === null) return listed
-      // Merges are left out as the git source leaves them out; paths are listed on demand.
+      // Merges too (one can carry its own code); paths are listed on demand.
       return {
-        commits: listed.commits
-          .filter((commit) => commit.parents.length <= 1)
-          .map((commit) => ({ sha: commit.sha, paths: null }))
+        commits: listed.commits.map((commit) => ({ sha: commit.sha, paths: null }))
       }
     },
     async commitsBetween(from, to) {
@@ -133,20 +132,58 @@ export function prCommitMethods(
     },
     // The paths each commit changed (both sides of a rename); null: not listed whole.
     async commitPaths(shas) {
+      const index = await readIndex()
       const paths = await mapLimit(shas, CLASSIFY_CONCURRENCY, async (sha) => {
         if (!isFullId(sha, head)) return null
+        const parents = index?.parents.get(sha) ?? []
+        if (parents.length > 1)
+          return mergePaths({ octokit, owner, repo, head }, sha, parents)
         const { data } = await octokit.rest.repos.getCommit({
           owner,
           repo,
           ref: sha,
           per_page: COMMIT_FILES_PAGE
         })
-        const files = data.files ?? []
-        return files.length >= COMMIT_FILES_PAGE ? null : touchedPaths(files)
+        return listedPaths(data.files)
       })
       return new Map(shas.map((sha, i) => [sha, paths[i] ?? null]))
     }
   }
+}
+
+/** A files list's paths; null when it is absent or may be cut at GitHub's 300. */
+function listedPaths(
+  files: ReadonlyArray<{ filename: string; previous_filename?: string }> | undefined
+): string[] | null {
+  return files === undefined || files.length >= COMMIT_FILES_PAGE
+    ? null
+    : touchedPaths(files)
+}
+
+/**
+ * The paths a merge changed on its own: those that differ from every parent, as `git log
+ * -c` lists them (none for a clean merge). A commit's `files` are against its first parent
+ * only, so each parent is compared with the merge: one compare a parent. Null when some
+ * parent's diff cannot be listed whole.
+ */
+async function mergePaths(
+  { octokit, owner, repo, head }: Repo & { octokit: Octokit; head: string },
+  merge: string,
+  parents: readonly string[]
+): Promise<string[] | null> {
+  const lists = await Promise.all(
+    parents.map(async (parent) => {
+      // Parent ids come from an answer: only a full object id goes into a URL.
+      if (!isFullId(parent, head)) return null
+      const compared = await compareFrom(octokit, { owner, repo }, parent, merge)
+      // `parent...merge` lists the diff from their merge base: the parent only when ahead.
+      return compared?.status === 'ahead' ? listedPaths(compared.files) : null
+    })
+  )
+  const known = lists.filter((list): list is string[] => list !== null)
+  if (known.length < parents.length) return null
+  const [first = [], ...rest] = known
+  return first.filter((path) => rest.every((list) => list.includes(path)))
 }
 
 /** The PR's commits with their parents, or why not (more than GitHub lists). */

@@ -67,175 +67,132 @@ export function readJsonBytes(bytes: Uint8Array): JsonRead {
 
 /** Parses strict JSON text (RFC 8259: no NaN, no trailing commas, no comments, no BOM). */
 export function parseJsonText(text: string): JsonRead {
+  if (text.charCodeAt(0) === 0xfeff)
+    return refusal(
+      'starts with a UTF-8 byte order mark (flowctl cannot read it)',
+      text,
+      0
+    )
+  // The reviver walks the parsed value recursively: refuse deep nesting before it can
+  // overflow the stack (CPython's own recursion limit refuses it too).
+  const tooDeep = deepestOpening(text)
+  if (tooDeep !== -1)
+    return refusal(`nested deeper than ${MAX_JSON_DEPTH} levels`, text, tooDeep)
   try {
-    return { ok: true, value: new Parser(text).document() }
+    return { ok: true, value: JSON.parse(text, keepNumberForms) as JsonValue }
   } catch (error) {
-    if (error instanceof JsonSyntaxError) return { ok: false, reason: error.message }
-    // A RangeError here would be a parser bug; it must still not crash the run.
-    return { ok: false, reason: `unreadable JSON (${String(error)})` }
+    if (error instanceof NumberRefusal)
+      return { ok: false, reason: `invalid JSON: ${error.message}` }
+    if (error instanceof SyntaxError) return syntaxRefusal(error, text)
+    throw error
   }
 }
 
-class JsonSyntaxError extends Error {}
+/** Thrown by the reviver for an integer Python refuses to read. */
+class NumberRefusal extends Error {}
 
-const STRING_RUN = /[^"\\\u0000-\u001f]*/y
-const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y
-const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y
-
-class Parser {
-  private pos = 0
-  constructor(private readonly text: string) {}
-
-  document(): JsonValue {
-    if (this.text.charCodeAt(0) === 0xfeff)
-      throw new JsonSyntaxError(
-        'starts with a UTF-8 byte order mark (flowctl cannot read it)'
-      )
-    this.skipWhitespace()
-    const value = this.value(0)
-    this.skipWhitespace()
-    if (this.pos < this.text.length) this.fail('unexpected text after the JSON value')
-    return value
+/**
+ * `JSON.parse`'s reviver: numbers become what Python's `json` makes of their token, and
+ * objects lose their prototype. `context.source` (Node 22 and later) is the token.
+ */
+function keepNumberForms(
+  _key: string,
+  value: unknown,
+  context?: { source?: string }
+): unknown {
+  if (typeof value === 'number') {
+    if (context?.source === undefined)
+      throw new Error('Receipt Gate needs Node 22 or later')
+    return numberToken(context.source)
   }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value))
+    Object.setPrototypeOf(value, null)
+  return value
+}
 
-  private value(depth: number): JsonValue {
-    const ch = this.text[this.pos]
-    switch (ch) {
-      case '{':
-        return this.object(depth + 1)
-      case '[':
-        return this.array(depth + 1)
-      case '"':
-        return this.string()
-      case 't':
-        return this.literal('true', true)
-      case 'f':
-        return this.literal('false', false)
-      case 'n':
-        return this.literal('null', null)
-      default:
-        if (ch === undefined) this.fail('unexpected end of input')
-        if (ch === '-' || (ch >= '0' && ch <= '9')) return this.number()
-        if (ch === 'N' || ch === 'I') this.fail('NaN and Infinity are not JSON')
-        return this.fail(`unexpected character ${describeChar(ch)}`)
-    }
+function numberToken(source: string): number | JsonFloat | JsonBigInt {
+  if (/[.eE]/.test(source)) return new JsonFloat(source)
+  // CPython 3.11+ refuses to convert a longer integer token (`json.loads` raises
+  // ValueError): flowctl cannot read the file at all. Floats have no such limit.
+  const digits = source.length - (source.startsWith('-') ? 1 : 0)
+  if (digits > MAX_INT_DIGITS)
+    throw new NumberRefusal(
+      `an integer of ${digits} digits (Python reads at most ${MAX_INT_DIGITS})`
+    )
+  const value = Number(source)
+  return Number.isSafeInteger(value) ? value : new JsonBigInt(source)
+}
+
+/** The offset of the first bracket nested deeper than the cap, outside strings; else -1. */
+function deepestOpening(text: string): number {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (inString) {
+      if (code === 0x5c)
+        i++ // the escaped character cannot end the string
+      else if (code === 0x22) inString = false
+    } else if (code === 0x22) inString = true
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return i
+    } else if (code === 0x5d || code === 0x7d) depth--
   }
+  return -1
+}
 
-  private object(depth: number): JsonObject {
-    const result = Object.create(null) as JsonObject
-    this.members(depth, '}', () => {
-      if (this.text[this.pos] !== '"') this.fail('expected a string key')
-      const key = this.string()
-      this.skipWhitespace()
-      if (this.text[this.pos] !== ':') this.fail("expected ':' after an object key")
-      this.pos++
-      this.skipWhitespace()
-      // Duplicate keys: the last one wins, as in Python's json and JSON.parse.
-      result[key] = this.value(depth)
-    })
-    return result
+/**
+ * V8's reason, with where it points, and never the input text its message may quote:
+ * an unexpected character is named by its code point.
+ */
+function syntaxRefusal(error: SyntaxError, text: string): JsonRead {
+  const positioned = /^([^"]*?)(?: in JSON)? at position (\d+)/.exec(error.message)
+  if (positioned) return refusal(lowerFirst(positioned[1]!), text, Number(positioned[2]))
+  if (error.message.startsWith('Unexpected end'))
+    return refusal('unexpected end of input', text, text.length)
+  const at = faultOffset(text)
+  return refusal(`unexpected character ${describeChar(text[at] ?? '')}`, text, at)
+}
+
+/**
+ * Where `JSON.parse` found a fault its message does not place: the last character of the
+ * shortest prefix it already refuses for more than ending early (a prefix refused at its
+ * end only needs more text; refusal is monotone in the prefix, so a binary search finds it).
+ */
+function faultOffset(text: string): number {
+  let fine = 0
+  let faulty = text.length
+  while (faulty - fine > 1) {
+    const middle = (fine + faulty) >>> 1
+    if (faultWithin(text.slice(0, middle))) faulty = middle
+    else fine = middle
   }
+  return faulty - 1
+}
 
-  private array(depth: number): JsonValue[] {
-    const result: JsonValue[] = []
-    this.members(depth, ']', () => result.push(this.value(depth)))
-    return result
-  }
-
-  /** The comma-separated members of an object or array, `read` called at each one. */
-  private members(depth: number, close: '}' | ']', read: () => unknown): void {
-    const kind = close === '}' ? 'object' : 'array'
-    if (depth > MAX_JSON_DEPTH) this.fail(`nested deeper than ${MAX_JSON_DEPTH} levels`)
-    this.pos++ // { or [
-    this.skipWhitespace()
-    if (this.text[this.pos] === close) {
-      this.pos++
-      return
-    }
-    for (;;) {
-      if (this.text[this.pos] === close) this.fail(`trailing comma in ${kind}`)
-      read()
-      this.skipWhitespace()
-      const next = this.text[this.pos]
-      this.pos++
-      if (next === close) return
-      if (next !== ',') this.fail(`expected ',' or '${close}' in ${kind}`, this.pos - 1)
-      this.skipWhitespace()
-    }
-  }
-
-  /** Scans a string token for its faults; `JSON.parse` decodes its escapes (the same ones). */
-  private string(): string {
-    const start = this.pos
-    this.pos++ // opening quote
-    let escaped = false
-    for (;;) {
-      STRING_RUN.lastIndex = this.pos
-      STRING_RUN.test(this.text)
-      this.pos = STRING_RUN.lastIndex
-      const ch = this.text[this.pos]
-      if (ch === '"') break
-      if (ch === undefined) this.fail('unterminated string', start)
-      if (ch !== '\\') this.fail(`raw control character ${describeChar(ch)} in a string`)
-      ESCAPE.lastIndex = this.pos
-      if (!ESCAPE.test(this.text)) {
-        const u = this.text[this.pos + 1] === 'u'
-        this.fail(u ? 'invalid \\u escape' : 'invalid escape in a string')
-      }
-      this.pos = ESCAPE.lastIndex
-      escaped = true
-    }
-    this.pos++ // closing quote
-    const token = this.text.slice(start, this.pos)
-    return escaped ? (JSON.parse(token) as string) : token.slice(1, -1)
-  }
-
-  private number(): number | JsonFloat | JsonBigInt {
-    NUMBER.lastIndex = this.pos
-    const match = NUMBER.exec(this.text)
-    if (!match) return this.fail('invalid number')
-    const source = match[0]
-    this.pos += source.length
-    if (match[1] !== undefined || match[2] !== undefined) return new JsonFloat(source)
-    // CPython 3.11+ refuses to convert a longer integer token (`json.loads` raises
-    // ValueError): flowctl cannot read the file at all. Floats have no such limit.
-    const digits = source.length - (source.startsWith('-') ? 1 : 0)
-    if (digits > MAX_INT_DIGITS) {
-      this.fail(
-        `an integer of ${digits} digits (Python reads at most ${MAX_INT_DIGITS})`,
-        this.pos - source.length
-      )
-    }
-    const value = Number(source)
-    return Number.isSafeInteger(value) ? value : new JsonBigInt(source)
-  }
-
-  private literal<T>(word: string, value: T): T {
-    if (!this.text.startsWith(word, this.pos)) this.fail('invalid literal')
-    this.pos += word.length
-    return value
-  }
-
-  private skipWhitespace(): void {
-    // Performance (issue 7): a loop over char codes, not a sticky regex per call (this
-    // runs between every two tokens; pretty-printed receipts are a third whitespace).
-    const text = this.text
-    let pos = this.pos
-    for (;;) {
-      const code = text.charCodeAt(pos)
-      if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) break
-      pos++
-    }
-    this.pos = pos
-  }
-
-  private fail(message: string, at = this.pos): never {
-    const before = this.text.slice(0, at)
-    const line = before.split('\n').length
-    const column = at - before.lastIndexOf('\n')
-    throw new JsonSyntaxError(`invalid JSON: ${message} at line ${line} column ${column}`)
+function faultWithin(prefix: string): boolean {
+  try {
+    JSON.parse(prefix)
+    return false
+  } catch (error) {
+    const message = (error as Error).message
+    if (message.startsWith('Unexpected end')) return false
+    const at = /at position (\d+)/.exec(message)
+    return at === null || Number(at[1]) < prefix.length
   }
 }
+
+function refusal(message: string, text: string, at: number): JsonRead {
+  const before = text.slice(0, at)
+  const line = before.split('\n').length
+  const column = at - before.lastIndexOf('\n')
+  return {
+    ok: false,
+    reason: `invalid JSON: ${message} at line ${line} column ${column}`
+  }
+}
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1)
 
 function describeChar(ch: string): string {
   const code = ch.codePointAt(0) ?? 0

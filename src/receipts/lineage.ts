@@ -278,7 +278,7 @@ function comparePython(a: string, b: string): number {
 }
 
 /** Python's `==` on JSON values (True == 1, 1 == 1.0; lists and dicts by content). */
-export function pyEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+function pyEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   const num = (v: unknown): number | null =>
     typeof v === 'number' || typeof v === 'boolean' || v instanceof Number
       ? Number(v)

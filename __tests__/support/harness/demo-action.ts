@@ -11,7 +11,10 @@ import { runAction } from '../runner.js'
 import { buildDemoRepo } from '../../../scripts/demo-repo.mjs'
 
 const root = process.env.RECEIPT_GATE_ROOT ?? process.cwd()
-const demo = buildDemoRepo() as {
+// `npm run demo failing action`: the pull request that fails the gate.
+const demo = buildDemoRepo(undefined, {
+  failing: process.env.DEMO_SCENARIO === 'failing'
+}) as {
   root: string
   bodyFile: string
   branch: string
@@ -59,14 +62,17 @@ try {
     )
   }
   console.log('\nOutputs:')
+  // RUNNER_TEMP is removed with the run: its path is named, not printed.
   for (const [name, value] of Object.entries(run.outputs))
-    console.log(`  ${name}=${value}`)
+    console.log(`  ${name}=${value.replace(run.runnerTemp, '$RUNNER_TEMP')}`)
   if (process.env.DEMO_SUMMARY_FILE && checkRun?.output.summary) {
     const { writeFileSync } = await import('node:fs')
     writeFileSync(process.env.DEMO_SUMMARY_FILE, checkRun.output.summary)
   }
   fake.assertNoViolations()
   run.cleanup()
+  // The demo exits as the action's step does: 1 when the gate fails.
+  process.exitCode = run.exitCode ?? 1
 } finally {
   await fake.close()
   rmSync(demo.root, { recursive: true, force: true })
