@@ -295,6 +295,26 @@ describe('land, as Flow-Next land runs it', () => {
     expect(named).toMatchObject({ code: 0 })
   })
 
+  it('another open PR on the same head whose body does not name the deferral: exit 1', async () => {
+    // The action's check run is the commit's: land must not pass what it would fail.
+    const pr = pullRequest({ files: deferring })
+    const fake = await startFakeGitHub({
+      repo: pr.src,
+      preloadGraphql: true,
+      pulls: [7, 8].map((number) => ({
+        number,
+        head: { ref: 'feature/fn-7' },
+        base: { ref: 'main' },
+        body: number === 7 ? NAMED : '## Summary\n'
+      }))
+    })
+    cleanup.push(async () => fake.close())
+    const landed = await land(pr, apiEnv(fake))
+    expect(landed.code).toBe(1)
+    expect(landed.line).toMatch(/^receipt-gate: failure — 1 deferred finding not named/)
+    expect(fake.requests.map((r) => r.route)).toEqual(['POST /graphql'])
+  })
+
   it('deferrals and no token to read the body: cannot decide (2), never a pass', async () => {
     const pr = pullRequest({ files: deferring })
     const fake = await api(pr, NAMED)
