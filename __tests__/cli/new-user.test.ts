@@ -1,6 +1,6 @@
 /**
  * Issue 27, tried as a new user would: each defect through the real bundled CLI
- * (dist/cli.js, run as a user runs it) on real git repositories. The headline names
+ * (dist/receipt-gate.mjs, run as a user runs it) on real git repositories. The headline names
  * what failed the run; selection says what it used and what matched nothing; a typo in
  * `--require` is refused; `validate` reads the lineage `check` reads; messages say what
  * happened in words; rows fit the width and a summary line ends the report.
@@ -17,7 +17,7 @@ import { GitRepo } from '../support/git-repo.js'
 import { buildContainer, buildReceipt, jsonText } from '../support/receipt-builders.js'
 import { PROJECT_ROOT } from '../support/runner.js'
 
-const CLI = join(PROJECT_ROOT, 'dist', 'cli.js')
+const CLI = join(PROJECT_ROOT, 'dist', 'receipt-gate.mjs')
 const DIR = '.flow/review-receipts'
 const cleanup: Array<() => void> = []
 afterAll(() => cleanup.forEach((fn) => fn()))

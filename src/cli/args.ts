@@ -19,6 +19,10 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>
 }
 
+/** What to do without a token, in the words every such error uses. */
+export const NEEDS_TOKEN =
+  'needs a token: set GITHUB_TOKEN or GH_TOKEN, or log in with gh auth login'
+
 /** A usage or environment error: one line on stderr and exit code 2. */
 export class CliError extends Error {}
 
@@ -29,6 +33,19 @@ export interface ParsedArgs {
   /** The flags given, by name: their values ('' for a boolean flag). */
   flags: Map<string, string>
   positionals: string[]
+}
+
+/**
+ * The flags a usage text documents, so the two cannot disagree: `  --name WORD` takes a
+ * value, a bare `  --name` (its description two spaces on) does not.
+ */
+export function flagsFromUsage(usage: string): FlagSpec {
+  return Object.fromEntries(
+    [...usage.matchAll(/^ {2}--([a-z-]+)( \S)?/gm)].map((m) => [
+      m[1] as string,
+      m[2] ? 'value' : 'boolean'
+    ])
+  )
 }
 
 /** Parses `argv` against `spec`; throws {@link CliError} on anything it does not know. */
