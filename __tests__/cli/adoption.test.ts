@@ -287,8 +287,9 @@ describe('small CLI edges', () => {
       pulls: [{ number: 1, head: { ref: 'feature/fn-7' }, base: { ref: 'main' } }]
     })
     cleanup.push(async () => fake.close())
-    // The first request (the PR) answers after 3 s: the notice comes well before it does.
-    fake.faults.add({ kind: 'latency', ms: 3000, route: 'pulls/get' })
+    // The first request (the PR's GraphQL read) answers after 3 s: the notice comes well
+    // before it does.
+    fake.faults.add({ kind: 'latency', ms: 3000, route: 'graphql' })
     const lines: Array<{ at: number; text: string }> = []
     const t0 = Date.now()
     const { main } = await import('../../src/cli/main.js')
