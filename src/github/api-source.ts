@@ -177,8 +177,6 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
  * The PR's files list (GitHub's, or the compare's when the PR is at another head than
  * the judged one: its list is of that head).
  */
-type PrFiles = NonNullable<FilesList['files']>
-
 async function readFilesList(
   options: ApiSourceOptions,
   listsAtHead: () => Promise<PrLists>
@@ -205,7 +203,7 @@ async function readFilesList(
     }
   }
   try {
-    const files: PrFiles = []
+    const files: NonNullable<FilesList['files']> = []
     for (let page = await first; !page.done; page = await pages.next())
       files.push(...page.value.data)
     return { files }
