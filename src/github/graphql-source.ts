@@ -15,7 +15,7 @@ import {
   type ReceiptSource,
   type TreeEntry
 } from '../gate/source.js'
-import type { Octokit } from './client.js'
+import { GitHubError, type Octokit } from './client.js'
 import { graphOfHead, prCommitMethods, type CommitGraph } from './pr-commits.js'
 import { sharingOnly, type PullRequestInfo, type SharingPull } from './pulls.js'
 import { isFullId } from '../gate/review-head.js'
@@ -190,7 +190,7 @@ function restLogin(author: unknown): string | null {
 const BLOB = 'byteSize isBinary isTruncated text'
 /** A listing's blobs: their sizes, no text. */
 const BLOB_SIZE = 'byteSize'
-/** The PR's commit graph for review coverage (issue 25.3), a page of 100 at a time. */
+/** The PR's commit graph for review coverage, a page of 100 at a time. */
 const commitsSelection = (after: string): string =>
   `commits(first: 100${after}) { totalCount pageInfo { hasNextPage endCursor } nodes { commit { oid parents(first: 2) { totalCount nodes { oid } } } } }`
 const COMMITS = commitsSelection('')
@@ -299,6 +299,11 @@ function byBudget(
   return batches
 }
 
+/** A failure without an answer (a network error, the attempt's deadline). */
+function noAnswer(error: unknown): boolean {
+  return error instanceof GitHubError && error.status === undefined
+}
+
 /**
  * Whether a failed read may have failed for its size: GitHub ends a query past 10 seconds
  * and fails large answers, "Something went wrong while executing your query" (which
@@ -374,18 +379,23 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     ...(head ? { folder: `${head}:${receiptsDir}`, head } : {}),
     ...(sinkPath && head ? { sink: sinkPath } : {})
   }
-  const read = async (listing: boolean): Promise<unknown> =>
+  // The first attempt is not retried by the client: an answer too large for GitHub fails
+  // again, and the listing is asked instead; one that never came is asked again.
+  const read = async (listing: boolean, retried = true): Promise<unknown> =>
     octokit.graphql(mainQuery(head !== null, sinkPath !== null, listing), {
       ...variables,
-      // A query too large for GitHub fails again if retried: the listing is asked instead.
-      ...(head !== null && !listing ? { request: { retries: 0 } } : {})
+      ...(retried ? {} : { request: { retries: 0 } })
     })
   // Every text in one answer while the folder is small; a folder too large for one answer
   // is listed with its sizes, and its texts read in bounded batches (readBlobs).
-  const data = await read(false).catch(async (error: unknown) => {
-    if (head === null || !mayBeTooLarge(error)) throw error
-    return read(true)
-  })
+  const data =
+    head === null
+      ? await read(false)
+      : await read(false, false).catch(async (error: unknown) => {
+          if (mayBeTooLarge(error)) return read(true)
+          if (noAnswer(error)) return read(false)
+          throw error
+        })
   const repository = Answer.safeParse(data).data?.repository
   if (!repository) throw new Error('GraphQL answer without the pull request')
   const raw = repository.pullRequest

@@ -55,8 +55,9 @@ export interface ActionResult extends ProcessResult {
    * before it was answered (what latency multiplies; at 0 ms every request may chain).
    */
   depth: number
-  /** The largest answer of one run, bytes (GitHub fails large answers). */
+  /** The largest answer of one run, bytes, and the largest GraphQL one (GitHub fails large ones). */
   largestAnswerBytes: number
+  largestGraphqlAnswerBytes: number
   /**
    * The action's own time, medians: spawn → the first request, the time no request was
    * open between the first request and the last answer, the last answer → the exit.
@@ -375,6 +376,12 @@ export async function benchAction(
       roundTrips: roundTrips(run.requests).trips,
       depth: depth(run.requests),
       largestAnswerBytes: Math.max(0, ...run.requests.map((r) => r.responseBytes)),
+      largestGraphqlAnswerBytes: Math.max(
+        0,
+        ...run.requests
+          .filter((r) => r.operationId === 'graphql')
+          .map((r) => r.responseBytes)
+      ),
       timeline: {
         toFirstMs: stats(results.map((r) => ownTime(r.run).toFirst)),
         betweenMs: stats(results.map((r) => ownTime(r.run).between)),
