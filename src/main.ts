@@ -4,10 +4,11 @@
  * in the pure core, every call to the outside world in an adapter.
  */
 import * as core from '@actions/core'
-import { readRunContext, type RunContext } from './action/context.js'
+import { context } from '@actions/github'
+import { timeScaleFrom, workspaceDir } from './action/context.js'
 import { routeEvent } from './action/event.js'
 import { readInputs, type ActionInputs } from './action/inputs.js'
-import { logUntrustedLines } from './action/log.js'
+import { logDebug, logUntrustedLines } from './action/log.js'
 import { emptyOutputs, reportOutputs, type Outputs } from './action/outputs.js'
 import {
   checksFix,
@@ -20,6 +21,8 @@ import {
 import { mergeGroupReport, pullNotFoundReport } from './action/special-reports.js'
 import { workspaceSource } from './action/workspace.js'
 import { deferralSinkPath } from './gate/deferred.js'
+import { isJsonObject } from './receipts/json.js'
+import { isBug } from './util/errors.js'
 import { evaluate } from './gate/evaluate.js'
 import type { Report } from './gate/report.js'
 import { apiSource } from './github/api-source.js'
@@ -39,27 +42,30 @@ import {
 export async function run(): Promise<void> {
   try {
     const inputs = readInputs()
-    const context = readRunContext()
-    const route = routeEvent(context.eventName, context.payload, inputs.pullNumber)
+    // The payload `@actions/github` parsed when it loaded: an absent or non-object one is empty.
+    const payload = isJsonObject(context.payload) ? context.payload : {}
+    const route = routeEvent(context.eventName, payload, inputs.pullNumber)
     if (route.kind === 'nothing') {
       core.info(`Receipt Gate: nothing to gate (${route.why}).`)
       return setOutputs(emptyOutputs('neutral'))
     }
+    const timeScale = timeScaleFrom(process.env)
     const octokit = createClient({
       token: inputs.token,
       baseUrl: context.apiUrl,
-      timeScale: context.timeScale,
+      timeScale,
       onRetry: core.info
     })
+    const { owner, repo } = context.repo
     const to = (headSha: string, fork: boolean): PublishTarget => ({
       octokit,
-      owner: context.owner,
-      repo: context.repo,
+      owner,
+      repo,
       checkName: inputs.checkName,
       headSha,
       externalId: `${context.runId}-${context.runAttempt}`,
       fork,
-      timeScale: context.timeScale
+      timeScale
     })
     if (route.kind === 'merge-group') {
       const published = await publishReport(
@@ -74,7 +80,7 @@ export async function run(): Promise<void> {
       route.kind === 'pull'
         ? route.number
         : (route.number ??
-          (await findPullRequestByHead(octokit, context.owner, context.repo, {
+          (await findPullRequestByHead(octokit, owner, repo, {
             sha: route.headSha,
             branch: route.headBranch,
             owner: route.headOwner
@@ -85,18 +91,18 @@ export async function run(): Promise<void> {
     }
     if (number === null) throw new Error('no pull request to gate')
     // One GraphQL read: the PR, and (the event naming the head) the receipts with it.
-    const read = readPull(octokit, inputs, context, number, route)
+    const read = readPull(octokit, inputs, { owner, repo, number }, route)
     const base = read.then((r) => r.pull.baseSha)
     base.catch(() => undefined) // awaited only by a workspace that holds a repository
     const head = route.headSha ?? (await read).pull.headSha
     // The receipts: from the workspace when it holds the head's history, else the API.
-    const local = await workspaceSource(context.workspace, head, base)
+    const local = await workspaceSource(workspaceDir(), head, base, logDebug)
     const source =
       local ??
       apiSource({
         octokit,
-        owner: context.owner,
-        repo: context.repo,
+        owner,
+        repo,
         head,
         pullNumber: number,
         changedFiles: read.then((r) => r.pull.changedFiles),
@@ -112,8 +118,9 @@ export async function run(): Promise<void> {
       options: inputs.gate,
       body: pull.body,
       branch: pull.headRef,
-      // Links to the head's lines in the summary (issue 25).
-      repositoryUrl: `${process.env.GITHUB_SERVER_URL || 'https://github.com'}/${context.owner}/${context.repo}`
+      // Links to the head's lines in the summary.
+      repositoryUrl: `${context.serverUrl}/${owner}/${repo}`,
+      debug: logDebug
     })
     await finish(report, inputs.failStep, to(head, pull.fork))
   } catch (error) {
@@ -131,26 +138,29 @@ export async function run(): Promise<void> {
 async function readPull(
   octokit: Octokit,
   inputs: ActionInputs,
-  context: RunContext,
-  number: number,
+  { owner, repo, number }: { owner: string; repo: string; number: number },
   { headSha, headBranch }: { headSha: string | null; headBranch: string | null }
 ): Promise<{ pull: PullRequestInfo; graphql: GraphqlRead | null }> {
   try {
     const graphql = await readWithGraphql({
       octokit,
-      owner: context.owner,
-      repo: context.repo,
+      owner,
+      repo,
       number,
       head: headSha,
       branchSinkPath: headSha && headBranch ? deferralSinkPath(headBranch) : null,
-      receiptsDir: inputs.gate.receiptsDir
+      receiptsDir: inputs.gate.receiptsDir,
+      debug: logDebug
     })
     return { pull: graphql.pull, graphql }
   } catch (error) {
+    if (isBug(error)) throw error
+    const why = graphqlFailure(error)
+    logDebug(`the PR and its receipts through REST, not GraphQL: ${why}`)
     logUntrustedLines([
-      `Receipt Gate: the GraphQL read failed (${graphqlFailure(error)}); reading through REST`
+      `Receipt Gate: the GraphQL read failed (${why}); reading through REST`
     ])
-    const pull = await getPullRequest(octokit, context.owner, context.repo, number)
+    const pull = await getPullRequest(octokit, owner, repo, number)
     return { pull, graphql: null }
   }
 }

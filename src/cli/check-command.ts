@@ -9,7 +9,9 @@ import { OptionError, parseOptions, type GateOptions } from '../gate/options.js'
 import type { Report } from '../gate/report.js'
 import { SUMMARY_LIMITS, renderSummary } from '../render/summary.js'
 import { renderText } from '../render/text.js'
+import type { Debug } from '../gate/source.js'
 import {
+  GitError,
   gitSource,
   headBranch,
   mergeBase,
@@ -53,6 +55,8 @@ Options:
   --needs-human-conclusion action_required|failure|neutral   default action_required
   --audit-deferred true|false   default true
   --coverage report|require|off default report (require: every code commit reviewed)
+  --verbose                     print each decision the report does not show (a
+                                fallback, an unknown and its cause) on stderr
 
 A pull request through the GitHub API (token: GITHUB_TOKEN or GH_TOKEN; API:
 GITHUB_API_URL, default https://api.github.com):
@@ -85,6 +89,12 @@ export const CHECK_FLAGS: FlagSpec = Object.fromEntries(
   ])
 )
 
+/** `--verbose`: each decision on stderr, one terminal-safe line; else nothing. */
+function debugOf(args: ParsedArgs, io: CliIo): Debug {
+  if (!args.flags.has('verbose')) return () => undefined
+  return (message) => io.stderr(`receipt-gate check: ${terminalLine(message)}\n`)
+}
+
 /** Runs the command; resolves to the exit code. */
 export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   if (args.positionals.length > 0)
@@ -93,7 +103,8 @@ export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number>
   const options = gateOptions(args)
   const body = readBody(args, io)
   const repoDir = resolve(io.cwd, args.flags.get('repo') ?? '.')
-  const report = await gate({ args, io, repoDir, options, body })
+  const debug = debugOf(args, io)
+  const report = await gate({ args, io, repoDir, options, body, debug })
   io.stdout(
     format === 'json'
       ? `${JSON.stringify(report, null, 2)}\n`
@@ -120,8 +131,10 @@ function readBody(args: ParsedArgs, io: CliIo): string | null {
   if (file === undefined) return null
   try {
     return new TextDecoder().decode(io.readFile(resolve(io.cwd, file)))
-  } catch {
-    throw new CliError(`cannot read --body-file ${JSON.stringify(file)}`)
+  } catch (error) {
+    // The system's reason (no such file, permission denied) says what to fix.
+    const why = error instanceof Error ? `: ${terminalLine(error.message)}` : ''
+    throw new CliError(`cannot read --body-file ${JSON.stringify(file)}${why}`)
   }
 }
 
@@ -132,6 +145,7 @@ interface Run {
   repoDir: string
   options: GateOptions
   body: string | null
+  debug: Debug
 }
 
 /** The pull request (`--pr`, or land's when its head is not here) or the local repository. */
@@ -141,7 +155,7 @@ async function gate(run: Run): Promise<Report> {
     const pr = run.args.flags.get('pr')
     return pr === undefined ? runCheck(run, null) : runPr(run, pr, null)
   }
-  const local = land.head !== null && (await hasCommit(run.repoDir, land.head))
+  const local = land.head !== null && (await hasCommit(run.repoDir, land.head, run.debug))
   if (!local && land.pr === null)
     throw new CliError(
       `FLOW_HEAD_SHA ${land.head} is not in the local repository: fetch it (git fetch origin ${land.head}) or set FLOW_PR_NUMBER and a token to read it through the API`
@@ -170,7 +184,8 @@ async function runPr(run: Run, pr: string, expectHead: string | null): Promise<R
     target,
     run.options,
     expectHead,
-    checkName
+    checkName,
+    run.debug
   )
   if (published)
     io.stderr(
@@ -181,14 +196,17 @@ async function runPr(run: Run, pr: string, expectHead: string | null): Promise<R
   return report
 }
 
-/** Whether the repository has the commit (never an error: the API may). */
-async function hasCommit(repoDir: string, sha: string): Promise<boolean> {
-  return openRepository(repoDir)
-    .then(async ({ root }) => resolveCommit(root, sha))
-    .then(
-      () => true,
-      () => false
-    )
+/** Whether the repository has the commit (git refusing is no error: the API may have it). */
+async function hasCommit(repoDir: string, sha: string, debug: Debug): Promise<boolean> {
+  try {
+    await resolveCommit((await openRepository(repoDir)).root, sha)
+    debug(`FLOW_HEAD_SHA ${sha} read from the local repository`)
+    return true
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error
+    debug(`FLOW_HEAD_SHA ${sha} not read locally (git: ${error.message})`)
+    return false
+  }
 }
 
 async function runCheck(run: Run, land: LandContext | null): Promise<Report> {
@@ -208,7 +226,8 @@ async function runCheck(run: Run, land: LandContext | null): Promise<Report> {
     repo,
     resolving,
     args.flags.get('base'),
-    land?.baseRef ?? null
+    land?.baseRef ?? null,
+    run.debug
   )
   void forking.catch(() => undefined)
   const head = await resolving
@@ -219,7 +238,7 @@ async function runCheck(run: Run, land: LandContext | null): Promise<Report> {
   const source = gitSource({ repo, head, mergeBase: forkPoint, shallow })
   // The report names the merge base only where it chose the receipts.
   const base = options.select.mode === 'changed' ? forkPoint : null
-  return evaluate({ source, options, body: run.body, branch, base })
+  return evaluate({ source, options, body: run.body, branch, base, debug: run.debug })
 }
 
 /** The merge base of the head and `--base`, else land's base branch, else the default. */
@@ -227,7 +246,8 @@ async function findMergeBase(
   repo: string,
   head: Promise<string>,
   baseFlag: string | undefined,
-  baseRef: string | null
+  baseRef: string | null,
+  debug: Debug
 ): Promise<string> {
   const refs = [`refs/remotes/origin/${baseRef}`, `refs/heads/${baseRef}`]
   const baseSha =
@@ -237,12 +257,14 @@ async function findMergeBase(
         ? await firstCommit(
             repo,
             refs,
-            `unknown base ${JSON.stringify(baseRef)} (${refs.join(', ')})`
+            `unknown base ${JSON.stringify(baseRef)} (${refs.join(', ')})`,
+            debug
           )
         : await firstCommit(
             repo,
             ['origin/HEAD', 'main', 'master'],
-            'no base branch found (origin/HEAD, main, master): pass --base REV'
+            'no base branch found (origin/HEAD, main, master): pass --base REV',
+            debug
           )
   const sha = await mergeBase(repo, baseSha, await head)
   if (sha === null)
@@ -256,13 +278,21 @@ async function findMergeBase(
 async function firstCommit(
   repo: string,
   revs: readonly string[],
-  missing: string
+  missing: string,
+  debug: Debug
 ): Promise<string> {
   for (const rev of revs) {
-    const sha = await resolveCommit(repo, rev).catch(() => null)
+    const sha = await resolveCommit(repo, rev).catch(gitSaysNo)
+    debug(sha === null ? `base: no ${rev}` : `base: ${rev} (${sha})`)
     if (sha !== null) return sha
   }
   throw new CliError(missing)
+}
+
+/** Null where git refused (an unknown revision); any other error is no answer. */
+function gitSaysNo(error: unknown): null {
+  if (error instanceof GitError) return null
+  throw error
 }
 
 /** The checked-out branch when it points at `head` (`headFlag`: how head was named). */
@@ -273,7 +303,7 @@ async function currentBranchAt(
 ): Promise<string | null> {
   const [branch, at] = await Promise.all([
     headBranch(repo),
-    headFlag === undefined ? head : resolveCommit(repo, 'HEAD').catch(() => null)
+    headFlag === undefined ? head : resolveCommit(repo, 'HEAD').catch(gitSaysNo)
   ])
   return at === head ? branch : null
 }

@@ -7,6 +7,7 @@
 import { publishReport, type Published } from '../action/publish.js'
 import { evaluate } from '../gate/evaluate.js'
 import type { GateOptions } from '../gate/options.js'
+import type { Debug } from '../gate/source.js'
 import type { Report } from '../gate/report.js'
 import { apiSource } from '../github/api-source.js'
 import { createClient, GitHubError, type Octokit } from '../github/client.js'
@@ -91,7 +92,8 @@ export async function checkPullRequest(
   target: PrTarget,
   options: GateOptions,
   expectHead: string | null,
-  checkName: string | null
+  checkName: string | null,
+  debug: Debug
 ): Promise<{ report: Report; published: Published | null }> {
   const { owner, repo, number, octokit } = target
   const pull = await api(target, 'read', async () =>
@@ -117,7 +119,8 @@ export async function checkPullRequest(
       options,
       body: pull.body,
       branch: pull.headRef,
-      repositoryUrl: target.repositoryUrl
+      repositoryUrl: target.repositoryUrl,
+      debug
     })
   )
   if (checkName === null) return { report, published: null }

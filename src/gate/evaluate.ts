@@ -4,6 +4,7 @@
  * this module sequences them and asks the source, batching what it can.
  */
 import { mapLimit } from '../util/concurrency.js'
+import { shortSha } from '../util/short-sha.js'
 import { buildAnnotations } from './annotations.js'
 import {
   coverageFailures,
@@ -17,16 +18,14 @@ import { diffMap } from './diff-map.js'
 import { overallConclusion, worstCurrentVerdict } from './gate.js'
 import type { GateOptions } from './options.js'
 import { placeFindings } from './placement.js'
+import { globMatcher, type BookkeepingMatcher } from './glob-matcher.js'
 import { applyCaps, blobsOf, planReceipts, selectPlans } from './plan.js'
 import type { Problem, ReceiptRow, Report } from './report.js'
 import {
   fullObjectId,
-  globMatcher,
   inferFromHistory,
   judgeReviewedHead,
   notFullIdJudgement,
-  shortSha,
-  type BookkeepingMatcher,
   type HeadJudgement,
   type InferredHead
 } from './review-head.js'
@@ -39,7 +38,7 @@ import {
   type Judged,
   type Pending
 } from './row.js'
-import type { ChangedFiles, PrCommit, ReceiptSource } from './source.js'
+import type { ChangedFiles, Debug, PrCommit, ReceiptSource } from './source.js'
 
 export interface EvaluateInput {
   source: ReceiptSource
@@ -55,11 +54,14 @@ export interface EvaluateInput {
   base?: string | null
   /** `<server>/<owner>/<repo>`, for links to the head's lines in the summary (issue 25). */
   repositoryUrl?: string | null
+  /** Told each unknown's cause (silent by default). */
+  debug?: Debug
 }
 
 /** Runs the whole gate and returns the report. */
 export async function evaluate(input: EvaluateInput): Promise<Report> {
   const { source, options } = input
+  const debug = input.debug ?? (() => undefined)
   const base = input.base ?? null
   const problems: Problem[] = []
   const notes: string[] = []
@@ -70,7 +72,8 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const diffFiles = orUnknown(
     source.changedFiles(),
     (note): ChangedFiles => ({ files: null, note }),
-    'the changed files'
+    'the changed files',
+    debug
   )
   // The PR's commits, for coverage, are asked for now too (the git source: one `log`).
   const prCommits =
@@ -79,7 +82,8 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       : orUnknown(
           source.prCommits(),
           (note) => ({ commits: null, note }),
-          'the PR commits'
+          'the PR commits',
+          debug
         )
   // Compiled while those answers are on their way (picomatch: 2–3 ms of a cold run).
   const isBookkeeping = globMatcher(options.bookkeepingPaths)
@@ -142,7 +146,10 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const coverage =
     prCommits === null
       ? undefined
-      : await reviewCoverage(source, await prCommits, pending, rows, isBookkeeping, notes)
+      : await reviewCoverage(source, await prCommits, pending, rows, isBookkeeping, {
+          notes,
+          debug
+        })
   // Called whatever else failed: it adds the coverage problems.
   const coverageFails = coverageFailures(options, coverage, problems)
   const failed = coverageFails || missing.length > 0 || auditFailed || listing.truncated
@@ -178,7 +185,7 @@ async function reviewCoverage(
   pending: readonly Pending[],
   rows: readonly ReceiptRow[],
   isBookkeeping: BookkeepingMatcher,
-  notes: string[]
+  { notes, debug }: { notes: string[]; debug: Debug }
 ): Promise<Coverage | null> {
   if (listed.commits === null) {
     notes.push(`coverage not computed: ${listed.note}`)
@@ -217,6 +224,7 @@ async function reviewCoverage(
     )
     return coverageOf(classified, reviews, isBookkeeping)
   } catch (error) {
+    debug(`coverage unknown: ${causeOf(error)}`)
     notes.push(`coverage not computed: ${errorText(error)}`)
     return null
   }
@@ -226,17 +234,24 @@ async function reviewCoverage(
 async function orUnknown<T>(
   answer: Promise<T>,
   unknown: (note: string) => T,
-  what: string
+  what: string,
+  debug: Debug
 ): Promise<T> {
   try {
     return await answer
   } catch (error) {
+    debug(`${what} unknown: ${causeOf(error)}`)
     return unknown(`${what} could not be read: ${errorText(error)}`)
   }
 }
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
+}
+
+/** The error with its kind, for the debug trail: a `TypeError` is a bug, not an answer. */
+function causeOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 }
 
 /**

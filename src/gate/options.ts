@@ -80,8 +80,12 @@ function oneOf<T extends string>(
   throw mustBe(input, `one of ${allowed.join(', ')}`, value)
 }
 
-function parseBoolean(raw: RawOptions, input: InputName, fallback: boolean): boolean {
-  const value = raw[input]
+/** A boolean input (blank: `fallback`); the one parser of every true/false input. */
+export function parseBoolean(
+  value: string | undefined,
+  input: string,
+  fallback: boolean
+): boolean {
   const trimmed = value?.trim()
   if (!trimmed) return fallback
   // The YAML 1.2 core schema spellings, as @actions/core's getBooleanInput takes them.
@@ -153,7 +157,7 @@ export function parseOptions(raw: RawOptions): GateOptions {
       NEEDS_HUMAN_CONCLUSIONS,
       'action_required'
     ),
-    auditDeferred: parseBoolean(raw, 'audit-deferred', true),
+    auditDeferred: parseBoolean(raw['audit-deferred'], 'audit-deferred', true),
     maxAnnotations: parseMax(raw['max-annotations']),
     coverage: oneOf(raw, 'coverage', COVERAGE_MODES, 'report')
   }

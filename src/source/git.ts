@@ -81,18 +81,16 @@ const splitNul = (text: string): string[] => text.split('\0').filter(Boolean)
 /**
  * The top level for any folder of a repository (pathspecs are relative to the folder git
  * runs in: from a subfolder `.flow/…` is found nowhere), and whether it is a shallow clone.
+ * A refusal is git's own first line ("not a git repository", "detected dubious
+ * ownership" when safe.directory refuses it): the two need different fixes.
  */
 export async function openRepository(
   dir: string
 ): Promise<{ root: string; shallow: boolean }> {
-  try {
-    const asked = ['--is-bare-repository', '--is-shallow-repository', '--show-toplevel']
-    const out = await git(dir, ['rev-parse', ...asked])
-    const [bare, shallow, top] = out.stdout.trim().split('\n')
-    return { root: bare === 'true' || !top ? dir : top, shallow: shallow === 'true' }
-  } catch {
-    throw new GitError(`not a git repository: ${dir}`)
-  }
+  const asked = ['--is-bare-repository', '--is-shallow-repository', '--show-toplevel']
+  const out = await git(dir, ['rev-parse', ...asked])
+  const [bare, shallow, top] = out.stdout.trim().split('\n')
+  return { root: bare === 'true' || !top ? dir : top, shallow: shallow === 'true' }
 }
 
 /** Resolves a revision the user typed to a full commit SHA; a clear error when it names none. */
