@@ -35,6 +35,7 @@ import {
 import {
   findPullRequestByHead,
   getPullRequest,
+  pullsSharingHead,
   type PullRequestInfo
 } from './github/pulls.js'
 
@@ -112,11 +113,17 @@ export async function run(): Promise<void> {
     // for now, while the GraphQL read is on its way, not after it.
     if (!local) source.changedFiles().catch(() => undefined)
     const { pull, graphql } = await read
+    // The check run goes on the commit, so every open PR on it is judged by this run: the
+    // GraphQL read lists them with the PR; else one REST request does.
+    const sharing =
+      (head === route.headSha ? graphql?.sharing : null) ??
+      (await pullsSharingHead(octokit, owner, repo, head, number))
     const report = await evaluate({
       // GraphQL for the receipts, the REST source for the rest (files list, compares).
       source: graphql && !local ? graphql.source(source) : source,
       options: inputs.gate,
       body: pull.body,
+      sharing,
       branch: pull.headRef,
       // Links to the head's lines in the summary.
       repositoryUrl: `${context.serverUrl}/${owner}/${repo}`,

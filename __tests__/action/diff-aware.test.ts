@@ -77,3 +77,44 @@ describe('diff-aware findings through dist/index.js (API source)', () => {
     expect(report.annotations.map((a) => a.start_line)).toEqual([1])
   })
 })
+
+describe('an oversized files list through dist/index.js', () => {
+  it.each([
+    ['with its length', false],
+    ['streamed without one', true]
+  ])(
+    'is refused past the cap %s; the check run is posted with why the diff is unknown',
+    async (_, chunked) => {
+      const f = await placed()
+      // Every answer (a proxy's), past node's longest string: read whole, each attempt failed
+      // or ran past its deadline, and the run stopped without posting a check run.
+      const bytes = 1536 * 1024 * 1024
+      f.fake.faults.add({
+        kind: 'oversized',
+        route: 'pulls/list-files',
+        bytes,
+        chunked,
+        times: Infinity
+      })
+      // Streamed, 256 MiB must arrive within one attempt's deadline (10 s at this scale).
+      const env = chunked ? { RECEIPT_GATE_TIME_SCALE: '0.5' } : {}
+      const result = await prs.run(f, { env })
+      const [checkRun] = f.fake.checks.runs
+      expect(checkRun?.output.summary).toMatch(/answer over 256 MiB/)
+      const report = JSON.parse(
+        readFileSync(result.outputs.report ?? '', 'utf8')
+      ) as Report
+      expect(report.diff).toMatchObject({ known: false })
+      expect(report.diff?.note).toMatch(/answer over 256 MiB/)
+      expect(report.receipts[0]?.findings.map((x) => x.inDiff)).toEqual([
+        null,
+        null,
+        null
+      ])
+      expect(checkRun?.conclusion).toBe(report.conclusion)
+      // Refused once, not asked for again by the retries.
+      const lists = f.fake.requests.filter((r) => r.operationId === 'pulls/list-files')
+      expect(lists.map((r) => r.fault)).toEqual(['oversized'])
+    }
+  )
+})

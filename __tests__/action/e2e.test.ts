@@ -6,7 +6,13 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import type { BuiltObject } from '../support/receipt-builders.js'
-import { DIR, receiptWith, refuseGraphql, trackedPrs } from './support.js'
+import {
+  DIR,
+  receiptWith,
+  refuseGraphql,
+  rejectAnnotationsWith,
+  trackedPrs
+} from './support.js'
 import type { ActionRun } from '../support/runner.js'
 import MarkdownIt from 'markdown-it'
 
@@ -437,15 +443,7 @@ describe('forks and failing GitHub', () => {
         item: (i): BuiltObject => (i === 64 ? { title: 'poison' } : {})
       })
     }))
-    f.fake.faults.add({
-      kind: 'reject',
-      route: 'checks/update',
-      times: Infinity,
-      when: (call) =>
-        JSON.stringify(
-          (call.body as { output?: { annotations?: unknown } }).output?.annotations ?? []
-        ).includes('poison')
-    })
+    rejectAnnotationsWith(f, 'poison')
     const result = await run(f)
     const stored = f.fake.checks.runs[0]
     expect(stored?.annotations).toHaveLength(79)
@@ -676,6 +674,8 @@ describe('requests (SPEC §9)', () => {
     expect(rows(result)).toEqual(inferred)
     expect(countOf(result)).toEqual({
       'pulls/get': 1,
+      // The other open PRs on the head, whose bodies the deferred audit reads too.
+      'repos/list-pull-requests-associated-with-commit': 1,
       'git/get-tree': 1,
       'pulls/list-files': 1,
       'git/get-blob': 2,

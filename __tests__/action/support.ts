@@ -127,6 +127,19 @@ export async function runOnPr(
   })
 }
 
+/** Every PATCH of annotations that holds `marker` is refused (422): that annotation is dropped. */
+export function rejectAnnotationsWith(fixture: PrFixture, marker: string): void {
+  fixture.fake.faults.add({
+    kind: 'reject',
+    route: 'checks/update',
+    times: Infinity,
+    when: (call) =>
+      JSON.stringify(
+        (call.body as { output?: { annotations?: unknown } }).output?.annotations ?? []
+      ).includes(marker)
+  })
+}
+
 /** GraphQL refused for this token from now on, as GitHub answers it: the action reads through REST. */
 export function refuseGraphql(fixture: PrFixture): void {
   fixture.fake.faults.add({

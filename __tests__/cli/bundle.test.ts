@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path'
 // @ts-expect-error: a plain ES module script shared with `npm run demo`
 import { buildDemoRepo } from '../../scripts/demo-repo.mjs'
 import { CORPUS, FIXTURES } from '../support/corpus.js'
+import { GitRepo } from '../support/git-repo.js'
 
 const CLI = join(FIXTURES, '..', '..', 'dist', 'cli.js')
 const demo = buildDemoRepo() as { root: string; bodyFile: string; head: string }
@@ -189,6 +190,38 @@ describe('dist/cli.js', () => {
       } finally {
         closeSync(full)
       }
+    }
+  })
+})
+
+describe("dist/cli.js: the PR's diff in bounded memory", () => {
+  it('reads three 20 MB files within a 64 MB heap (held whole, the diff took over 128 MB)', () => {
+    const repo = GitRepo.init()
+    try {
+      repo.write({ 'README.md': '# x\n' }).commit('base')
+      repo.branch('feature')
+      const line = (n: number) => `export const value${n} = "${'x'.repeat(40)}"\n`
+      const big = (n: number) => line(n).repeat(Math.ceil(20e6 / line(n).length))
+      repo.write({ 'a.ts': big(1), 'b.ts': big(2), 'c.ts': big(3) }).commit('big files')
+      const run = spawnSync(
+        process.execPath,
+        [
+          '--max-old-space-size=64',
+          CLI,
+          ...['check', '--repo', repo.path],
+          '--base',
+          'main',
+          '--format',
+          'json'
+        ],
+        { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }
+      )
+      // No receipt: the gate fails (exit 1), but it ran and read the diff.
+      expect(run.signal).toBeNull()
+      expect(run.status).toBe(1)
+      expect(JSON.parse(run.stdout).diff).toMatchObject({ known: true, note: null })
+    } finally {
+      repo.cleanup()
     }
   })
 })

@@ -3,6 +3,8 @@
  * lines in or outside the hunks, base-side lines mapped to the change that removed them,
  * renames, omitted patches, and the git source's changed files, PR commits and ranges.
  */
+import { chmodSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { diffMap, inDiff, mapBaseLine, parsePatch } from '../../src/gate/diff-map.js'
 import { gitSource } from '../../src/source/git.js'
@@ -50,7 +52,7 @@ describe('head-side lines', () => {
   })
 
   it('is unknown when the patch is unknown, or the changed files are', () => {
-    const map = diffMap({ files: [{ path: 'big.bin', patch: null }] })
+    const map = diffMap({ files: [{ path: 'big.bin', hunks: null }] })
     expect(inDiff(map, 'big.bin', 3, 3)).toBeNull()
     expect(inDiff(diffMap({ files: null, note: 'too many' }), 'a.ts', 1, 1)).toBeNull()
   })
@@ -107,7 +109,7 @@ describe('base-side lines', () => {
   })
 
   it('does not map when the patch is unknown or the file unchanged', () => {
-    const map = diffMap({ files: [{ path: 'big.ts', patch: null }] })
+    const map = diffMap({ files: [{ path: 'big.ts', hunks: null }] })
     expect(mapBaseLine(map, 'big.ts', 1)).toBeNull()
     expect(mapBaseLine(map, 'other.ts', 1)).toBeNull()
     expect(mapBaseLine(null, 'big.ts', 1)).toBeNull()
@@ -130,13 +132,13 @@ describe('parsePatch', () => {
 })
 
 describe('git source: binary files, PR commits and ranges', () => {
-  it('lists a binary file with an empty patch (no lines shown)', async () => {
+  it('has unknown hunks for a binary file (git writes none), as GitHub omits its patch', async () => {
     const { files } = await changed(
       { 'a.ts': 'a\n' },
       { 'img.bin': '\u0000\u0001binary\u0000' }
     )
-    expect(files).toEqual([{ path: 'img.bin', patch: '' }])
-    expect(inDiff(diffMap({ files }), 'img.bin', 1, 1)).toBe(false)
+    expect(files).toEqual([{ path: 'img.bin', hunks: null }])
+    expect(inDiff(diffMap({ files }), 'img.bin', 1, 1)).toBeNull()
   })
 
   it('lists the PR commits with their paths, and the commits of a range', async () => {
@@ -159,5 +161,129 @@ describe('git source: binary files, PR commits and ranges', () => {
     expect(await source.commitsBetween?.(c1, c2)).toEqual([c2])
     expect(await source.commitsBetween?.('f'.repeat(40), c2)).toBeNull()
     expect(await source.commitsBetween?.('HEAD', c2)).toBeNull()
+  })
+})
+
+describe('git source: each patch section goes to the file its header names', () => {
+  const text = numbered(1, 60)
+  /** A file edited at line 20 and line 49 removed, after files git writes oddly. */
+  const edited = text.replace('line 20\n', 'line twenty\n').replace('line 49\n', '')
+
+  /** The git source's changed files of `base..head`. */
+  async function filesOf(
+    repo: GitRepo,
+    base: string,
+    head: string
+  ): Promise<ChangedFile[]> {
+    const answer = await gitSource({
+      repo: repo.path,
+      head,
+      mergeBase: base
+    }).changedFiles()
+    return answer.files ?? []
+  }
+
+  /** Asserts the later file `path` (`basePath` before) got its own hunks, whatever came before it. */
+  function ownHunks(files: ChangedFile[], path: string, basePath = path): void {
+    const map = diffMap({ files })
+    expect(inDiff(map, path, 20, 20)).toBe(true)
+    expect(inDiff(map, path, 30, 30)).toBe(false)
+    expect(mapBaseLine(map, basePath, 20)).toEqual({ path, line: 20 })
+    expect(mapBaseLine(map, basePath, 49)).toEqual({ path, line: 49 })
+    expect(mapBaseLine(map, basePath, 40)).toBeNull()
+  }
+
+  it('reads a file replaced by a symlink (two sections) as one change, and the next file alike', async () => {
+    const repo = GitRepo.init()
+    cleanups.push(() => repo.cleanup())
+    const base = repo
+      .write({ 'a.ts': numbered(1, 3), 'b.ts': text, 't.ts': 'x\n' })
+      .commit('base')
+    repo.branch('feature')
+    const head = repo
+      .write({ 'a.ts': null })
+      .symlink('a.ts', 't.ts')
+      .write({ 'b.ts': edited })
+      .commit('head')
+    const got = await filesOf(repo, base, head)
+    expect(got.map((f) => f.path)).toEqual(['a.ts', 'b.ts'])
+    ownHunks(got, 'b.ts')
+    // The symlink's one line is shown; the file's removed lines sit at it.
+    const map = diffMap({ files: got })
+    expect(inDiff(map, 'a.ts', 1, 1)).toBe(true)
+    expect(inDiff(map, 'a.ts', 2, 2)).toBe(false)
+    expect(mapBaseLine(map, 'a.ts', 3)).toEqual({ path: 'a.ts', line: 1 })
+  })
+
+  it('pairs type changes, renames, binary and mode-only changes and quoted paths by header', async () => {
+    const repo = GitRepo.init()
+    cleanups.push(() => repo.cleanup())
+    const other = repo.write({ 'x.ts': 'x\n' }).commit('other')
+    const base = repo
+      .write({
+        'a-link': numbered(1, 3),
+        'b-sub': numbered(1, 3),
+        'c-bin': '\u0000one\u0000',
+        'd-mode.sh': 'echo\n',
+        'e-old.ts': text,
+        'f\tquoted "name".ts': text,
+        'z.ts': text
+      })
+      .symlink('g-link', 'x.ts')
+      .submodule('h-sub', other)
+      .commit('base')
+    repo.branch('feature')
+    repo.git('rm', '-q', '--cached', 'b-sub', 'h-sub')
+    repo
+      .write({ 'a-link': null, 'b-sub': null, 'g-link': null, 'h-sub': null })
+      .symlink('a-link', 'x.ts')
+      .submodule('b-sub', other)
+      .write({
+        'c-bin': '\u0000two\u0000',
+        'e-old.ts': null,
+        'e-new.ts': edited,
+        'f\tquoted "name".ts': edited,
+        'g-link': numbered(1, 2),
+        'h-sub': numbered(1, 2),
+        'z.ts': edited
+      })
+    chmodSync(join(repo.path, 'd-mode.sh'), 0o755)
+    const head = repo.commit('head')
+    const got = await filesOf(repo, base, head)
+    expect(got.map(({ path, previousPath }) => [path, previousPath])).toEqual([
+      ['a-link', undefined],
+      ['b-sub', undefined],
+      ['c-bin', undefined],
+      ['d-mode.sh', undefined],
+      ['e-new.ts', 'e-old.ts'],
+      ['f\tquoted "name".ts', undefined],
+      ['g-link', undefined],
+      ['h-sub', undefined],
+      ['z.ts', undefined]
+    ])
+    ownHunks(got, 'e-new.ts', 'e-old.ts')
+    ownHunks(got, 'f\tquoted "name".ts')
+    ownHunks(got, 'z.ts')
+    const map = diffMap({ files: got })
+    expect(inDiff(map, 'b-sub', 1, 1)).toBe(true) // "Subproject commit …"
+    expect(inDiff(map, 'h-sub', 2, 2)).toBe(true)
+    expect(inDiff(map, 'g-link', 2, 2)).toBe(true)
+    expect(inDiff(map, 'c-bin', 1, 1)).toBeNull()
+    expect(inDiff(map, 'd-mode.sh', 1, 1)).toBe(false)
+  })
+
+  it('reads headers as git writes them whatever diff.noprefix or diff.suppressBlankEmpty say', async () => {
+    const repo = GitRepo.init()
+    cleanups.push(() => repo.cleanup())
+    const spaced = text.replace('line 18\n', '\n')
+    const base = repo.write({ 'a.ts': numbered(1, 3), 'z.ts': spaced }).commit('base')
+    repo.branch('feature')
+    repo.git('config', 'diff.noprefix', 'true')
+    repo.git('config', 'diff.suppressBlankEmpty', 'true')
+    const head = repo
+      .write({ 'a.ts': null, 'z.ts': edited.replace('line 18\n', '\n') })
+      .symlink('a.ts', 'z.ts')
+      .commit('head')
+    ownHunks(await filesOf(repo, base, head), 'z.ts')
   })
 })

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { buildAnnotations } from '../../src/gate/annotations.js'
-import { diffMap } from '../../src/gate/diff-map.js'
+import { diffMap, parsePatch } from '../../src/gate/diff-map.js'
 import { placeFindings } from '../../src/gate/placement.js'
 import type { ReceiptRow, ReportFinding } from '../../src/gate/report.js'
 import { renderSummary } from '../../src/render/summary.js'
@@ -71,9 +71,13 @@ const PATCH_A = [
 
 const MAP = diffMap({
   files: [
-    { path: 'a.ts', patch: PATCH_A },
-    { path: 'big.json', patch: null },
-    { path: 'new/b.ts', previousPath: 'old/b.ts', patch: '@@ -1,2 +1,2 @@\n-x\n+y\n z' }
+    { path: 'a.ts', hunks: parsePatch(PATCH_A) },
+    { path: 'big.json', hunks: null },
+    {
+      path: 'new/b.ts',
+      previousPath: 'old/b.ts',
+      hunks: parsePatch('@@ -1,2 +1,2 @@\n-x\n+y\n z')
+    }
   ]
 })
 

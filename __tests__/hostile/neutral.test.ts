@@ -89,6 +89,10 @@ describe('markdownProblems (as GitHub renders it)', () => {
     ['an HTML comment', '<!-- hide the rest'],
     ['a forged heading', '# Approved'],
     ['a zero-width character', 'a\u200bb'],
+    ['a tag character', 'a\u{e0041}b'],
+    ['a soft hyphen', 'a\u00adb'],
+    ['an interlinear annotation mark', 'a\ufff9b'],
+    ['a line separator', 'a\u2028b'],
     ['an extra table row', `${table([ROW, ROW])}`],
     ['a broken table row', `${table(['| 1 | 2 | 3 | 4 | 5 | 6 | 7 |'])}`]
   ])('flags %s', (_what, md) => {
@@ -101,6 +105,8 @@ describe('textProblems and annotationProblems', () => {
     expect(textProblems('ok\nline')).toEqual([])
     expect(textProblems('\u001b[31mred')).not.toEqual([])
     expect(textProblems('\u202eevil')).not.toEqual([])
+    for (const hidden of ['\u{e0001}', '\u{e007f}', '\u00ad', '\ufffb', '\u2029'])
+      expect(textProblems(`a${hidden}b`)).not.toEqual([])
     const ok = { path: 'a', title: 'T', message: 'm\nn' }
     expect(annotationProblems([ok])).toEqual([])
     expect(annotationProblems([{ ...ok, title: 'a\nb' }])).not.toEqual([])

@@ -8,11 +8,12 @@ import MarkdownIt from 'markdown-it'
 import type { ReportAnnotation } from '../../src/gate/report.js'
 
 /**
- * Characters that act on a screen or reorder text: C0 (but \n, \t), DEL, C1, bidi,
- * zero-width, BOM. (U+2028/U+2029 are line breaks, like \n.)
+ * Characters that act on a screen, hide or reorder text: every control (but \n, \t) and
+ * format character by Unicode's categories (bidi, zero-width, BOM, soft hyphen, tag
+ * characters and the unassigned rest of their block, interlinear annotation marks), and
+ * the line and paragraph separators, which no renderer of ours passes on.
  */
-const INVISIBLE =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u
+const INVISIBLE = /(?![\t\n])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u{e0000}-\u{e007f}]/u
 
 /** Our own zero-width spaces: after `@` (no mention) and after `:` before `//` (no autolink). */
 const OWN_ZWSP = /(?<=[@:])\u200b/g

@@ -3,8 +3,6 @@
  * matrix found (issue 6), each pinned at the smallest level that shows it.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { createServer, type RequestListener, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { logUntrusted } from '../../src/action/log.js'
 import { buildAnnotations } from '../../src/gate/annotations.js'
 import { evaluate } from '../../src/gate/evaluate.js'
@@ -24,6 +22,7 @@ import { isJsonObject, readJsonBytes } from '../../src/receipts/json.js'
 import { inspectReceipt } from '../../src/receipts/receipt.js'
 import { findingLine, renderSummary, renderTitle } from '../../src/render/summary.js'
 import { GitRepo } from '../support/git-repo.js'
+import { localServer } from '../support/local-server.js'
 import { reportFinding, reportOf, reportRow } from '../support/report-builders.js'
 import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
 import {
@@ -188,6 +187,14 @@ describe('the log inside stop-commands blocks', () => {
     logUntrusted((line) => lines.push(line), ['\u001b[8mhidden \u202eevil\u200b'])
     expect(lines[1]).toBe('\\u{1b}[8mhidden \\u{202e}evil\\u{200b}')
   })
+  it('shows every format character: tag characters, soft hyphens, annotation marks', () => {
+    const lines: string[] = []
+    logUntrusted(
+      (line) => lines.push(line),
+      ['t\u{e0041}\u{e007f} s\u00ad a\ufff9b\ufffb \u2029']
+    )
+    expect(lines[1]).toBe('t\\u{e0041}\\u{e007f} s\\u{ad} a\\u{fff9}b\\u{fffb} \\u{2029}')
+  })
 })
 
 describe('a truncated listing is an unknown state (it used to be only a note)', () => {
@@ -248,25 +255,6 @@ describe('nothing lost when the summary is cut at 65535 bytes', () => {
     expect(shown + counted).toBe(400)
   })
 })
-
-/**
- * A local HTTP server for the tests of one describe block, started before them and closed
- * after; `url()` is its base URL.
- */
-function localServer(handler: RequestListener): { url: () => string } {
-  let server: Server
-  let url = ''
-  beforeAll(async () => {
-    server = createServer(handler)
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  })
-  afterAll(async () => {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  })
-  return { url: () => url }
-}
 
 describe('the GitHub client', () => {
   const server = localServer((_req, res) => {
@@ -430,7 +418,8 @@ describe('REST answers that are not what GitHub documents (any answer may be hos
       "GET /repos/{owner}/{repo}/compare/{basehead}: GitHub's answer is malformed: Invalid input: expected object, received null"
     )
     await expect(source.changedFiles()).rejects.toThrow(
-      malformed('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', '1.filename')
+      // A list is read page by page (octokit.paginate): each page named by its URL.
+      malformed(`GET ${server.url()}/repos/a/b/pulls/1/files?per_page=100`, '1.filename')
     )
   })
 

@@ -18,11 +18,41 @@ import { mdInline } from '../render/markdown-escape.js'
 import { SUMMARY_LIMITS, renderSummary, renderTitle } from '../render/summary.js'
 import { logUntrustedLines } from './log.js'
 
-/** Where a report goes: the check run's own fields, and whether the PR comes from a fork. */
+/**
+ * Where a report goes: the check run's own fields, whether the PR comes from a fork, and
+ * who hears about it (the action's log unless told otherwise).
+ */
 export type PublishTarget = Pick<
   CheckRunInput,
   'owner' | 'repo' | 'headSha' | 'externalId' | 'timeScale'
-> & { octokit: Octokit; checkName: string; fork: boolean }
+> & { octokit: Octokit; checkName: string; fork: boolean; log?: PublishLog }
+
+/**
+ * What publishing tells along the way. The action speaks to the runner (workflow
+ * commands, which it executes from stdout); the CLI in plain words on stderr, its stdout
+ * being the report.
+ */
+export interface PublishLog {
+  /** A line quoting GitHub's answer: untrusted text. */
+  untrusted(line: string): void
+  warning(message: string): void
+  /** The check run was refused (403): why, what to change, a stand-in where there is one. */
+  forbidden(reason: string, fix: string, report: Report): void
+}
+
+/** The action's: warnings and the fallback annotations as workflow commands. */
+const ACTION_LOG: PublishLog = {
+  untrusted: (line) => logUntrustedLines([line]),
+  warning: (message) => core.warning(message),
+  forbidden(reason, fix, report) {
+    core.warning(`Could not post the check run: ${reason}`)
+    core.warning(fix)
+    core.warning(
+      'Annotations follow as workflow commands, the summary is in the job summary, and the step fails if the gate fails.'
+    )
+    for (const annotation of report.annotations) annotate(annotation)
+  }
+}
 
 export interface Published {
   checkRunId: string
@@ -37,7 +67,7 @@ export interface Published {
  */
 export async function publishReport(
   report: Report,
-  { octokit, checkName, fork, ...checkRun }: PublishTarget
+  { octokit, checkName, fork, log = ACTION_LOG, ...checkRun }: PublishTarget
 ): Promise<Published> {
   try {
     const run = await publishCheckRun(octokit, {
@@ -50,21 +80,16 @@ export async function publishReport(
       summaryWithDropped: (dropped) => withDropped(report, dropped),
       // These lines quote GitHub's error message: an API answer is untrusted text too
       // (printed raw, a `##[…]` or `::…` in it would run as a workflow command).
-      log: (line) => logUntrustedLines([line])
+      log: (line) => log.untrusted(line)
     })
     if (run.dropped.length > 0)
-      core.warning(
+      log.warning(
         `${run.dropped.length} annotation(s) were refused by GitHub and are named in the check run summary`
       )
     return { checkRunId: String(run.id), checkRunUrl: run.url, fallback: false }
   } catch (error) {
     if (!(error instanceof ChecksForbiddenError)) throw error
-    core.warning(`Could not post the check run: ${error.message}`)
-    core.warning(checksFix(fork, checkName))
-    core.warning(
-      'Annotations follow as workflow commands, the summary is in the job summary, and the step fails if the gate fails.'
-    )
-    for (const annotation of report.annotations) annotate(annotation)
+    log.forbidden(error.message, checksFix(fork, checkName), report)
     return { checkRunId: '', checkRunUrl: '', fallback: true }
   }
 }

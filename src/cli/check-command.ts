@@ -185,6 +185,7 @@ async function runPr(run: Run, pr: string, expectHead: string | null): Promise<R
     run.options,
     expectHead,
     checkName,
+    io.stderr,
     run.debug
   )
   if (published)

@@ -4,14 +4,14 @@
  * head through the API source, the same gate), so the CLI's report is the action's.
  * A check run is posted only when asked (`--post`), as the action posts it.
  */
-import { publishReport, type Published } from '../action/publish.js'
+import { publishReport, type PublishLog, type Published } from '../action/publish.js'
 import { evaluate } from '../gate/evaluate.js'
 import type { GateOptions } from '../gate/options.js'
 import type { Debug } from '../gate/source.js'
 import type { Report } from '../gate/report.js'
 import { apiSource } from '../github/api-source.js'
 import { createClient, GitHubError, type Octokit } from '../github/client.js'
-import { getPullRequest } from '../github/pulls.js'
+import { getPullRequest, pullsSharingHead } from '../github/pulls.js'
 import { timeScaleFrom } from '../action/context.js'
 import { git } from '../source/git.js'
 import { terminalLine } from '../util/safe-text.js'
@@ -86,13 +86,15 @@ async function originSlug(repoDir: string): Promise<string | null> {
 
 /**
  * Reads the PR and runs the gate on it as the action does (`expectHead`: land's SHA),
- * then posts the check run named `checkName` on its head, when one is named.
+ * then posts the check run named `checkName` on its head, when one is named, telling
+ * how it went on `stderr`.
  */
 export async function checkPullRequest(
   target: PrTarget,
   options: GateOptions,
   expectHead: string | null,
   checkName: string | null,
+  stderr: (text: string) => void,
   debug: Debug
 ): Promise<{ report: Report; published: Published | null }> {
   const { owner, repo, number, octokit } = target
@@ -104,6 +106,10 @@ export async function checkPullRequest(
     throw new CliError(
       `pull request #${number} moved: its head is ${pull.headSha}, FLOW_HEAD_SHA is ${expectHead}`
     )
+  // The check run is the commit's: every other open PR on that head must hold too.
+  const sharing = await api(target, 'read', async () =>
+    pullsSharingHead(octokit, owner, repo, pull.headSha, number)
+  )
   const source = apiSource({
     octokit,
     owner,
@@ -118,6 +124,7 @@ export async function checkPullRequest(
       source,
       options,
       body: pull.body,
+      sharing,
       branch: pull.headRef,
       repositoryUrl: target.repositoryUrl,
       debug
@@ -133,10 +140,26 @@ export async function checkPullRequest(
       headSha: pull.headSha,
       externalId: `cli-${pull.headSha}`,
       fork: pull.fork,
-      timeScale: target.timeScale
+      timeScale: target.timeScale,
+      log: plainLog(stderr)
     })
   )
   return { report, published }
+}
+
+/**
+ * Publishing's words as plain lines: the action's are workflow commands for the runner,
+ * which on a terminal would only be noise ahead of the report on stdout.
+ */
+function plainLog(stderr: (text: string) => void): PublishLog {
+  const say = (line: string): void =>
+    stderr(`receipt-gate check: ${terminalLine(line)}\n`)
+  return {
+    untrusted: say,
+    warning: say,
+    // The annotations are in the report; the command says that nothing was posted.
+    forbidden: (reason) => say(`GitHub refused the check run: ${reason}`)
+  }
 }
 
 const HINTS: Record<number, string> = {

@@ -41,7 +41,7 @@ function truncateTo(
   return out + mark
 }
 
-const CONTROL_RUNS = new RegExp(`${LINE_CONTROL_CHARS.source}+`, 'g')
+const CONTROL_RUNS = new RegExp(`${LINE_CONTROL_CHARS.source}+`, 'gu')
 
 /**
  * A single-line title of at most 255 UTF-16 units, without controls, zero-width

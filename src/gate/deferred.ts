@@ -5,6 +5,7 @@
  */
 import type { Problem } from './report.js'
 import { plural } from '../util/plural.js'
+import { visibleTaskBullets } from './visible-bullets.js'
 
 /** A Markdown task-list checkbox opening a line, ticked or not. */
 const CHECKBOX = /^[ \t]*[-*+] \[[ xX]\] /
@@ -23,11 +24,19 @@ export interface DeferredHint {
   why: string
   /** The exact bullet to paste into the PR body. */
   paste: string
+  /** Another open PR on the same head commit whose body lacks it; absent: the judged PR's. */
+  pull?: number
 }
 
-/** What a hint is about, in words: its deferral file bullet, or the receipts' count. */
+const COUNTED = 'a deferred finding counted on the receipts'
+
+/**
+ * What a hint is about, in words: its deferral file bullet, or the receipts' count, and
+ * whose body lacks it when that is another PR's.
+ */
 export function hintItem(hint: DeferredHint): string {
-  return hint.item ?? 'a deferred finding counted on the receipts'
+  const item = hint.item ?? COUNTED
+  return hint.pull === undefined ? item : `${item}, in ${bodyName(hint.pull)}`
 }
 
 /** The audit; the report carries it without `unreadableSink` and `failed`. */
@@ -86,9 +95,20 @@ function bodyBulletTails(line: string): string[] {
   return (withoutPrefix === undefined ? [content] : [withoutPrefix, content]).map(squash)
 }
 
+/** A PR body the audit reads: the judged PR's (`pull` null) or another open PR's on its head. */
+export interface AuditedBody {
+  pull: number | null
+  body: string
+}
+
 export interface AuditInput {
   enabled: boolean
   body: string | null
+  /**
+   * The bodies of the other open PRs whose head is the judged commit: a check run is per
+   * commit, so each of them shows this run's conclusion and must name the deferrals too.
+   */
+  sharing?: readonly { number: number; body: string }[]
   /** Σ walkthrough.deferred over the selected readable receipts. */
   deferredCount: number
   /** The sink file for the head branch, or null when there is none (with why in `sinkNote`). */
@@ -110,7 +130,7 @@ export function auditProblems(
   const problems = hints.map((hint) => ({
     code: 'deferred-unnamed',
     path: sinkPath,
-    message: `${hintItem(hint)} is not named in the PR body: ${hint.why}`
+    message: `${hint.item ?? COUNTED} is not named in ${bodyName(hint.pull)}: ${hint.why}`
   }))
   if (unreadableSink !== null)
     problems.unshift({
@@ -119,6 +139,22 @@ export function auditProblems(
       message: `the deferral file cannot be read, its bullets are unknown: ${unreadableSink}`
     })
   return problems
+}
+
+/** Whose body a hint is about: the judged PR's, or another open PR's on the same head. */
+function bodyName(pull: number | undefined): string {
+  return pull === undefined
+    ? 'the PR body'
+    : `the body of #${pull} (an open PR on the same head commit)`
+}
+
+/** One body's audit: what it names of the sink bullets and of the receipts' count. */
+interface BodyAudit {
+  named: number
+  /** Indices of the sink bullets it does not name. */
+  unnamed: number[]
+  uncounted: number
+  hints: DeferredHint[]
 }
 
 export function auditDeferred(input: AuditInput): DeferredAudit {
@@ -140,56 +176,131 @@ export function auditDeferred(input: AuditInput): DeferredAudit {
     }
   }
   const unreadable = input.sinkUnreadable ?? null
-  const lines = input.body.split(/\r?\n/)
-  const bodyTails = lines.map(bodyBulletTails).filter((tails) => tails.length > 0)
-  // Each body bullet names at most one deferral: two equal deferrals need two bullets.
-  const unused = [...bodyTails]
-  const unnamed = bullets.filter(({ tail }) => {
-    const at = unused.findIndex((candidates) => candidates.includes(squash(tail)))
-    if (at < 0) return true
-    unused.splice(at, 1)
-    return false
-  })
-  // Deferrals counted on receipts but absent from the sink are named by bullets alone.
-  const countOnly = expected - bullets.length
-  let named = bullets.length - unnamed.length + Math.min(unused.length, countOnly)
-  // The body cannot name more deferred findings than it has deferral bullets for the count.
-  if (bodyTails.length < input.deferredCount) named = Math.min(named, bodyTails.length)
-  const uncounted = Math.max(0, expected - named - unnamed.length)
-  const hints = [
-    ...(sink ? unnamed.map((bullet) => hintFor(bullet, lines, sink.path)) : []),
-    ...(uncounted > 0 ? [countHint(uncounted, lines)] : [])
+  const bodies: AuditedBody[] = [
+    { pull: null, body: input.body },
+    ...(input.sharing ?? []).map(({ number, body }) => ({ pull: number, body }))
   ]
+  const audits = bodies.map((body) =>
+    auditBody(body, bullets, expected, input, sink?.path)
+  )
+  // Every body must hold: the figures are the worst body's, the hints every body's.
+  const unnamedAnywhere = new Set(audits.flatMap((audit) => audit.unnamed))
+  const named = Math.min(...audits.map((audit) => audit.named))
+  const sharing = bodies.slice(1).map(({ pull }) => `#${pull}`)
   return {
     expected,
     named,
-    unnamed: unnamed.map(({ tail }) => tail),
-    uncounted,
-    hints,
+    unnamed: bullets.filter((_, i) => unnamedAnywhere.has(i)).map(({ tail }) => tail),
+    uncounted: Math.max(...audits.map((audit) => audit.uncounted)),
+    hints: audits.flatMap((audit) => audit.hints),
     skipped: false,
-    notes:
-      unreadable !== null
+    notes: [
+      ...(unreadable !== null
         ? [`deferral file unreadable, its bullets unknown: ${unreadable}`]
         : sink
           ? []
-          : [input.sinkNote ?? 'no deferral file: only counts checked'],
+          : [input.sinkNote ?? 'no deferral file: only counts checked']),
+      ...(sharing.length > 0
+        ? [
+            `also audited: the body of ${sharing.join(', ')} (open on the same head commit, so the check run is theirs too)`
+          ]
+        : [])
+    ],
     unreadableSink: unreadable,
     failed: expected - named > 0 || unreadable !== null
   }
 }
 
+/** The audit of one body against the sink bullets and the receipts' count. */
+function auditBody(
+  { pull, body }: AuditedBody,
+  bullets: readonly SinkBullet[],
+  expected: number,
+  input: AuditInput,
+  sinkPath: string | undefined
+): BodyAudit {
+  const lines = body.split(/\r?\n/)
+  const bodyTails = visibleTaskBullets(body)
+    .map(bodyBulletTails)
+    .filter((tails) => tails.length > 0)
+  const unnamed = matchBullets(bullets, bodyTails)
+  // Deferrals counted on receipts but absent from the sink are named by bullets alone.
+  const unused = bodyTails.length - (bullets.length - unnamed.length)
+  const countOnly = expected - bullets.length
+  let named = bullets.length - unnamed.length + Math.min(unused, countOnly)
+  // The body cannot name more deferred findings than it has deferral bullets for the count.
+  if (bodyTails.length < input.deferredCount) named = Math.min(named, bodyTails.length)
+  const uncounted = Math.max(0, expected - named - unnamed.length)
+  const near = nearMisses(lines)
+  const hints = [
+    ...(sinkPath === undefined
+      ? []
+      : unnamed.map((i) => hintFor(bullets[i] as SinkBullet, near, sinkPath))),
+    ...(uncounted > 0 ? [countHint(uncounted, lines)] : [])
+  ]
+  return {
+    named,
+    unnamed,
+    uncounted,
+    hints: pull === null ? hints : hints.map((hint) => ({ ...hint, pull }))
+  }
+}
+
+/**
+ * The sink bullets (by index) no body bullet names. Each body bullet names at most one
+ * deferral, the first in body order that has the tail: two equal deferrals need two
+ * bullets. One pass over each side (a queue of body bullets per tail).
+ */
+function matchBullets(
+  bullets: readonly SinkBullet[],
+  bodyTails: readonly string[][]
+): number[] {
+  const byTail = new Map<string, number[]>()
+  bodyTails.forEach((tails, at) => {
+    for (const tail of tails) {
+      const queue = byTail.get(tail)
+      if (queue) queue.push(at)
+      else byTail.set(tail, [at])
+    }
+  })
+  const used = new Set<number>()
+  const cursor = new Map<string, number>()
+  const unnamed: number[] = []
+  bullets.forEach(({ tail }, i) => {
+    const key = squash(tail)
+    const queue = byTail.get(key) ?? []
+    let next = cursor.get(key) ?? 0
+    while (next < queue.length && used.has(queue[next] as number)) next++
+    cursor.set(key, next + 1)
+    if (next < queue.length) used.add(queue[next] as number)
+    else unnamed.push(i)
+  })
+  return unnamed
+}
+
+/** `<file>:<line>` of a sink tail, the part a near miss still carries. */
+const whereOf = (tail: string): string => squash(tail.split(' — ')[0] ?? tail)
+
+/** Every `<file>:<line>`-like word of the body → its first line: near misses by look-up. */
+function nearMisses(lines: readonly string[]): Map<string, string> {
+  const near = new Map<string, string>()
+  for (const line of lines)
+    for (const [word] of line.matchAll(/[^\s`'"()[\]<>]+:\d+/g))
+      if (!near.has(word)) near.set(word, line)
+  return near
+}
+
 /** What to do about one unnamed sink bullet: the line that came closest, and the bullet to paste. */
 function hintFor(
   { line, tail }: SinkBullet,
-  lines: readonly string[],
+  near: ReadonlyMap<string, string>,
   sinkPath: string
 ): DeferredHint {
-  const where = tail.split(' — ')[0] ?? tail
-  const near = lines.find((body) => squash(body).includes(squash(where)))
+  const close = near.get(whereOf(tail))
   return {
     item: tail,
-    nearMiss: near ?? null,
-    why: near ? nearMissWhy(near, tail) : 'no line of the PR body names it',
+    nearMiss: close ?? null,
+    why: close ? nearMissWhy(close, tail) : 'no line of the PR body names it',
     paste: `- [ ] ${line.slice(2)}${BREADCRUMB}\`${sinkPath}\`)`
   }
 }
@@ -217,5 +328,7 @@ function nearMissWhy(line: string, tail: string | null): string {
       ? 'it uses ASCII "-" where the bullet needs em dashes (—)'
       : 'it lacks the " — deferred from impl-review (" marker'
   }
+  if (tail !== null && bodyBulletTails(line).includes(squash(tail)))
+    return 'a reader does not see it: it is inside an HTML comment or a code block'
   return "its <file>:<line> — <title> differs from the deferral file's"
 }

@@ -48,6 +48,11 @@ export interface EvaluateInput {
    * receipts be listed while the PR is still being read; it is awaited after listing.
    */
   body: string | null | Promise<string | null>
+  /**
+   * The other open PRs whose head is this head, with their bodies: the check run shows on
+   * each of them, so the deferred audit holds for each body.
+   */
+  sharing?: readonly { number: number; body: string }[]
   /** The PR's head branch (for the deferral file), or null; a promise likewise. */
   branch: string | null | Promise<string | null>
   /** The merge base `select: changed` counts changes from, for the report (null: none). */
@@ -132,6 +137,7 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   } = auditDeferred({
     enabled: options.auditDeferred,
     body,
+    sharing: input.sharing ?? [],
     deferredCount: rows.reduce((sum, row) => sum + (row.details?.deferred ?? 0), 0),
     sink:
       sink instanceof Uint8Array && sinkPath

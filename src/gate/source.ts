@@ -2,6 +2,7 @@
  * The receipt source: everything the gate needs from a repository, behind one interface:
  * local git plumbing (the CLI; the action when the workspace holds the head) or the API.
  */
+import type { FileHunks } from './diff-map.js'
 
 /**
  * Where a decision the report does not show is told (a fallback, an unknown and its cause):
@@ -55,12 +56,12 @@ export interface ReceiptCommit {
   note?: string
 }
 
-/** A changed file of the PR: the head path, the old one for a rename, the patch or null when unknown. */
+/** A changed file of the PR: the head path, the old one for a rename, its hunks or null when unknown. */
 export interface ChangedFile {
   path: string
   previousPath?: string
-  /** The unified-diff hunks (GitHub's `patch`, or `git diff` from the first `@@`); null: not known (GitHub omits large ones). */
-  patch: string | null
+  /** Where its hunks sit (from GitHub's `patch` or git's); null: not known (GitHub omits large and binary ones). */
+  hunks: FileHunks | null
 }
 
 /** The changed files of a PR, or null when the source could not list them (with why). */

@@ -51,6 +51,17 @@ const ROUTES: ReadonlyArray<[RegExp, z.ZodType]> = [
       changed_files: z.number()
     })
   ],
+  [
+    /^GET .*\/commits\/[^/]+\/pulls$/,
+    z.array(
+      z.object({
+        number: z.number(),
+        state: z.string(),
+        head: Sha,
+        body: z.string().nullable()
+      })
+    )
+  ],
   [/^GET .*\/pulls$/, z.array(z.object({ number: z.number(), head: Sha }))],
   [
     /^GET .*\/git\/trees\/.+$/,

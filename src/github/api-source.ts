@@ -11,8 +11,9 @@ import {
   type ReceiptSource,
   type TreeEntry
 } from '../gate/source.js'
+import { parsePatch } from '../gate/diff-map.js'
 import { isFullId } from '../gate/review-head.js'
-import { GitHubError, isUnknownName, type Octokit } from './client.js'
+import { GitHubError, isTooLarge, isUnknownName, type Octokit } from './client.js'
 import {
   compareFrom,
   prCommitMethods,
@@ -105,7 +106,7 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
           ...(file.status === 'renamed' && file.previous_filename
             ? { previousPath: file.previous_filename }
             : {}),
-          patch: file.patch ?? null
+          hunks: file.patch === undefined ? null : parsePatch(file.patch)
         }))
       }
     },
@@ -148,15 +149,18 @@ type FilesList = { files: PrFiles } | { files: null; note: string }
 
 async function readFilesList(options: ApiSourceOptions): Promise<FilesList> {
   const { octokit, owner, repo } = options
+  const pages = octokit.paginate
+    .iterator(octokit.rest.pulls.listFiles, {
+      owner,
+      repo,
+      pull_number: options.pullNumber,
+      per_page: 100
+    })
+    [Symbol.asyncIterator]()
   // The first page is asked for beside the PR read, whose file count decides whether
   // the list is used at all (one page is the cost of that guess on a PR over the cap).
-  const firstPage = octokit.rest.pulls.listFiles({
-    owner,
-    repo,
-    pull_number: options.pullNumber,
-    per_page: 100
-  })
-  firstPage.catch(() => undefined) // awaited below, unless the count says otherwise
+  const first = pages.next()
+  first.catch(() => undefined) // awaited below, unless the count says otherwise
   const changedFiles = await options.changedFiles
   if (changedFiles > PR_FILES_CAP) {
     return {
@@ -164,35 +168,15 @@ async function readFilesList(options: ApiSourceOptions): Promise<FilesList> {
       note: `the PR changes ${changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
     }
   }
-  return { files: await allPages(octokit, await firstPage) }
-}
-
-type Page<T> = { data: T[]; headers: { link?: string } }
-
-/** Every page of a list from its first: the `last` link's pages 8 at a time, else by `next`. */
-async function allPages<T>(octokit: Octokit, first: Page<T>): Promise<T[]> {
-  const link = (page: Page<T>, rel: string): string | undefined =>
-    new RegExp(`<([^>]+)>;\\s*rel="${rel}"`).exec(page.headers.link ?? '')?.[1]
-  const last = link(first, 'last')
-  const count = Number(
-    last && URL.canParse(last) && new URL(last).searchParams.get('page')
-  )
-  // GitHub's lists stop at 3,000 items (30 pages): a larger count is not believed.
-  if (last && Number.isInteger(count) && count > 1 && count <= 30) {
-    const pages = Array.from({ length: count - 1 }, (_, i) => i + 2)
-    const later = await mapLimit(pages, 8, async (page) => {
-      const url = new URL(last)
-      url.searchParams.set('page', String(page))
-      return (await octokit.request(`GET ${url.href}`)).data as T[]
-    })
-    return [...first.data, ...later.flat()]
-  }
-  const items = [...first.data]
-  for (let page = first; ;) {
-    const next = link(page, 'next')
-    if (!next) return items
-    page = await octokit.request(`GET ${next}`)
-    items.push(...page.data)
+  try {
+    const files: PrFiles = []
+    for (let page = await first; !page.done; page = await pages.next())
+      files.push(...page.value.data)
+    return { files }
+  } catch (error) {
+    // Too large to read is too large to list, as past GitHub's cap: unknown, with why.
+    if (!isTooLarge(error)) throw error
+    return { files: null, note: `the PR's files list cannot be read: ${error.message}` }
   }
 }
 

@@ -2,7 +2,8 @@
  * The GitHub client: `@actions/github`'s Octokit with the retry and throttling plugins,
  * and the product's policy (SPEC §5): a 20 s deadline per attempt, reads retried on 5xx
  * and network errors (writes only by `checks.ts`, once it proved the first did not land),
- * rate limits waited for up to 60 s, every wait shrunk by `RECEIPT_GATE_TIME_SCALE`.
+ * rate limits waited for up to 60 s, every wait shrunk by `RECEIPT_GATE_TIME_SCALE`;
+ * no request (a list's next page included) leaves the API's origin.
  */
 import { getOctokit } from '@actions/github'
 import type { Octokit as Core } from '@octokit/core'
@@ -14,6 +15,15 @@ import { malformedAnswer } from './answers.js'
 export const MAX_RETRIES = 3
 const REQUEST_TIMEOUT_MS = 20_000
 const MAX_RATE_LIMIT_WAIT_S = 60
+
+/**
+ * The largest answer read, far above any the gate needs (a files-list page, whose large
+ * patches GitHub leaves out; a folder of receipts): past it a request fails with why, as
+ * the answer arrives, instead of the run running out of memory before it posts anything.
+ */
+export const MAX_ANSWER_BYTES = 256 * 1024 * 1024
+/** The status a refused oversized answer is reported with (never retried). */
+const TOO_LARGE = 413
 
 export type Octokit = ReturnType<typeof getOctokit>
 
@@ -75,7 +85,7 @@ export function createClient(options: ClientOptions): Octokit {
       retry: {
         retryAfterBaseValue: 1000 * timeScale,
         // 429 and 403 are rate limits, the throttling plugin's to wait for.
-        doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451]
+        doNotRetry: [400, 401, 403, 404, 410, TOO_LARGE, 422, 429, 451]
       },
       throttle: {
         retryAfterBaseValue: 1000 * timeScale,
@@ -90,9 +100,19 @@ export function createClient(options: ClientOptions): Octokit {
     retry,
     throttling
   )
-  // Outermost: answers checked (answers.ts); one error type, named by route, without the token.
+  // Outermost: the token sent to the API only, answers checked (answers.ts); one error
+  // type, named by route, without the token.
+  const origin = new URL(octokit.request.endpoint.DEFAULTS.baseUrl).origin
   octokit.hook.wrap('request', async (request, params) => {
     const route = `${params.method} ${params.url}`
+    // A list's next page is where its `link` header says: a header naming another
+    // origin would otherwise get the token (joined as @octokit/endpoint joins them).
+    const target = /^http/.test(params.url) ? params.url : params.baseUrl + params.url
+    if (!URL.canParse(target) || new URL(target).origin !== origin)
+      throw new GitHubError(
+        `refused ${params.method} ${target.split('?')[0]}: not on the API's origin (${origin}), which alone gets the token`,
+        undefined
+      )
     try {
       const response = await request(params)
       const malformed = malformedAnswer(params.method, params.url, response.data)
@@ -121,7 +141,15 @@ function perAttempt(timeScale: number, log: (line: string) => void) {
         params.method === 'HEAD' ||
         /\/graphql$/.test(params.url)
       const signal = AbortSignal.timeout(attemptTimeoutMs(timeScale))
-      params.request = { ...params.request, signal, ...(read ? {} : { retries: 0 }) }
+      const fetch = cappedFetch(
+        (params.request?.fetch as typeof globalThis.fetch | undefined) ?? globalThis.fetch
+      )
+      params.request = {
+        ...params.request,
+        signal,
+        fetch,
+        ...(read ? {} : { retries: 0 })
+      }
       try {
         const response = await request(options)
         // A body cut by the deadline reads as "" in @octokit/request: not an answer (thrown
@@ -137,6 +165,9 @@ function perAttempt(timeScale: number, log: (line: string) => void) {
           throw new GitHubError(`refused a redirect from https to ${response.url}`, 400)
         return response
       } catch (error) {
+        const cause = (error as { cause?: unknown }).cause
+        if (cause instanceof AnswerTooLarge)
+          throw new GitHubError(cause.message, TOO_LARGE)
         const { status } = describe(error)
         const why = status === undefined ? 'network error' : `HTTP ${status}`
         if (read && transient(status) && (params.request.retryCount ?? 0) < MAX_RETRIES)
@@ -144,6 +175,38 @@ function perAttempt(timeScale: number, log: (line: string) => void) {
         throw error
       }
     })
+  }
+}
+
+class AnswerTooLarge extends Error {}
+
+/**
+ * `fetch` that reads an answer whole, up to {@link MAX_ANSWER_BYTES}: past it (by its
+ * declared length, or as it streams in) it stops reading and fails.
+ */
+function cappedFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  const tooLarge = (): AnswerTooLarge =>
+    new AnswerTooLarge(`answer over ${MAX_ANSWER_BYTES / 2 ** 20} MiB, not read`)
+  return async (input, init) => {
+    const response = await fetch(input, init)
+    if (response.body === null || [204, 205, 304].includes(response.status))
+      return response
+    if (Number(response.headers.get('content-length')) > MAX_ANSWER_BYTES) {
+      await response.body.cancel()
+      throw tooLarge()
+    }
+    const chunks: Uint8Array[] = []
+    let size = 0
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength
+      // Leaving the loop cancels the stream: the rest of the answer is never read.
+      if (size > MAX_ANSWER_BYTES) throw tooLarge()
+      chunks.push(chunk)
+    }
+    const { status, statusText, headers } = response
+    const read = new Response(Buffer.concat(chunks), { status, statusText, headers })
+    // The redirect check reads where the answer came from.
+    return Object.defineProperty(read, 'url', { value: response.url })
   }
 }
 
@@ -205,6 +268,10 @@ function describe(error: unknown): { status: number | undefined; message: string
 /** No answer (network error, timeout) or a 5xx: the same request may yet succeed. */
 export const transient = (status: number | undefined): boolean =>
   status === undefined || status >= 500
+
+/** An answer refused for its size ({@link MAX_ANSWER_BYTES}). */
+export const isTooLarge = (error: unknown): error is GitHubError =>
+  error instanceof GitHubError && error.status === TOO_LARGE
 
 /** GitHub's answer to a name it cannot resolve (a commit, `<commit>:<path>`): 404 or 422. */
 export const isUnknownName = (error: unknown): boolean =>

@@ -24,7 +24,7 @@ import {
   prCommitMethods,
   type CommitGraph
 } from './pr-commits.js'
-import type { PullRequestInfo } from './pulls.js'
+import { sharingOnly, type PullRequestInfo, type SharingPull } from './pulls.js'
 
 /** Levels of the receipts folder read in the query (`x.json.history/` is the second). */
 const TREE_DEPTH = 3
@@ -45,6 +45,11 @@ export interface GraphqlReadOptions {
 
 export interface GraphqlRead {
   pull: PullRequestInfo
+  /**
+   * The other open PRs whose head is the event's head, read in the same query; null when
+   * not read (no head named, or more PRs hold the commit than one page lists).
+   */
+  sharing: SharingPull[] | null
   /**
    * The receipt source at `rest.head` over GraphQL, `rest` (the REST source at that head)
    * answering what GraphQL does not; what was read with the PR is used when it is that head.
@@ -119,19 +124,35 @@ const Answer = z.object({
       headRefOid: z.string().min(1),
       baseRefOid: z.string().min(1),
       headRefName: z.string().catch(''),
-      body: z.string().nullable().catch(null),
+      // Never caught: a body that is not there is not an empty one (the REST read answers).
+      body: z.string().nullable(),
       changedFiles: z.number().catch(0),
       isCrossRepository: z.boolean().catch(false),
       commits: z.unknown().optional()
     }),
     folder: z.unknown().optional(),
     head: z
-      .object({ sink: Entry.nullable().catch(null) })
+      .object({
+        sink: Entry.nullable().catch(null),
+        associatedPullRequests: z.unknown().optional()
+      })
       .nullable()
       .catch(null)
   })
 })
 type FirstRead = z.infer<typeof Answer>['repository']
+
+const Associated = z.object({
+  totalCount: z.number(),
+  nodes: z.array(
+    z.object({
+      number: z.number(),
+      state: z.string(),
+      headRefOid: z.string(),
+      body: z.string().nullable()
+    })
+  )
+})
 
 /** GraphQL's `errors`, as @octokit/graphql's error carries them. */
 const GqlErrors = z.array(
@@ -161,23 +182,31 @@ function entriesSelection(depth: number): string {
 
 const FOLDER = `folder: object(expression: $folder) { ... on Tree { ${entriesSelection(TREE_DEPTH)} } }`
 
-/** The one read: the PR, and when the head is known, the folder and the deferral file. */
-function mainQuery(withFolder: boolean, withSink: boolean): string {
+/** The open PRs holding the head, with their bodies: each must name the deferrals too. */
+const ASSOCIATED =
+  'associatedPullRequests(first: 100) { totalCount nodes { number state headRefOid body } }'
+
+/**
+ * The one read: the PR, and when the head is known, the folder, the deferral file and the
+ * other PRs on that head.
+ */
+function mainQuery(withHead: boolean, withSink: boolean): string {
   const vars = [
     '$owner: String!',
     '$name: String!',
     '$number: Int!',
-    ...(withFolder ? ['$folder: String!'] : []),
-    ...(withSink ? ['$head: GitObjectID!', '$sink: String!'] : [])
+    ...(withHead ? ['$folder: String!', '$head: GitObjectID!'] : []),
+    ...(withSink ? ['$sink: String!'] : [])
   ]
+  const sink = `sink: file(path: $sink) { name type mode oid object { ... on Blob { ${BLOB} } } }`
   return `query receiptGate(${vars.join(', ')}) {
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) {
       number body headRefOid baseRefOid headRefName isCrossRepository changedFiles
       ${COMMITS}
     }
-    ${withFolder ? FOLDER : ''}
-    ${withSink ? `head: object(oid: $head) { ... on Commit { sink: file(path: $sink) { name type mode oid object { ... on Blob { ${BLOB} } } } } }` : ''}
+    ${withHead ? FOLDER : ''}
+    ${withHead ? `head: object(oid: $head) { ... on Commit { ${withSink ? sink : ''} ${ASSOCIATED} } }` : ''}
   }
 }`
 }
@@ -234,8 +263,8 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     owner,
     name: repo,
     number,
-    ...(head ? { folder: `${head}:${receiptsDir}` } : {}),
-    ...(sinkPath && head ? { head, sink: sinkPath } : {})
+    ...(head ? { folder: `${head}:${receiptsDir}`, head } : {}),
+    ...(sinkPath && head ? { sink: sinkPath } : {})
   })
   const repository = Answer.safeParse(data).data?.repository
   if (!repository) throw new Error('GraphQL answer without the pull request')
@@ -245,17 +274,40 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     headSha: raw.headRefOid,
     headRef: raw.headRefName,
     baseSha: raw.baseRefOid,
-    // GitHub's `body` is String!: an empty description reads "" where REST gives null.
-    body: raw.body || null,
+    // An empty description ("" here, null through REST) is an empty body, audited.
+    body: raw.body ?? '',
     changedFiles: raw.changedFiles,
     fork: raw.isCrossRepository
   }
   const graph = graphOf(raw.commits)
   return {
     pull,
+    sharing: head
+      ? sharingOf(repository.head?.associatedPullRequests, head, number)
+      : null,
     source: (rest) =>
       graphqlSource(options, pull, graph, head === rest.head ? repository : null, rest)
   }
+}
+
+/** The other open PRs on `head` from the query's answer; null where it is not whole. */
+function sharingOf(
+  associated: unknown,
+  head: string,
+  number: number
+): SharingPull[] | null {
+  const listed = Associated.safeParse(associated).data
+  if (!listed || listed.nodes.length !== listed.totalCount) return null
+  return sharingOnly(
+    listed.nodes.map((pull) => ({
+      number: pull.number,
+      open: pull.state === 'OPEN',
+      head: pull.headRefOid,
+      body: pull.body
+    })),
+    head,
+    number
+  )
 }
 
 /**

@@ -7,7 +7,8 @@ export interface PullRequestInfo {
   headSha: string
   headRef: string
   baseSha: string
-  body: string | null
+  /** The description: "" when it is empty (REST answers null, GraphQL ""), audited all the same. */
+  body: string
   changedFiles: number
   /** True when the head lives in another repository (a fork). */
   fork: boolean
@@ -26,10 +27,59 @@ export async function getPullRequest(
     headSha: data.head.sha,
     headRef: data.head.ref,
     baseSha: data.base.sha,
-    body: data.body ?? null,
+    body: data.body ?? '',
     changedFiles: data.changed_files,
     fork: data.head.repo?.full_name !== data.base.repo.full_name
   }
+}
+
+/** Another open PR whose head is the judged commit: the check run posted there is its too. */
+export interface SharingPull {
+  number: number
+  body: string
+}
+
+/**
+ * The other open PRs whose head is `head` (`commits/{sha}/pulls`, one page of 100 unless
+ * more PRs hold the commit), with their bodies; `number` is the PR being judged.
+ */
+export async function pullsSharingHead(
+  octokit: Octokit,
+  owner: string,
+  repo: string,
+  head: string,
+  number: number
+): Promise<SharingPull[]> {
+  const pulls = await octokit.paginate(
+    octokit.rest.repos.listPullRequestsAssociatedWithCommit,
+    { owner, repo, commit_sha: head, per_page: 100 }
+  )
+  return sharingOnly(
+    pulls.map((pull) => ({
+      number: pull.number,
+      open: pull.state === 'open',
+      head: pull.head.sha,
+      body: pull.body
+    })),
+    head,
+    number
+  )
+}
+
+/** Of the PRs holding a commit, the other open ones whose head it is; an empty body is "". */
+export function sharingOnly(
+  pulls: readonly { number: number; open: boolean; head: string; body: string | null }[],
+  head: string,
+  number: number
+): SharingPull[] {
+  return pulls
+    .filter(
+      (pull) =>
+        pull.open &&
+        pull.number !== number &&
+        pull.head.toLowerCase() === head.toLowerCase()
+    )
+    .map((pull) => ({ number: pull.number, body: pull.body ?? '' }))
 }
 
 /**

@@ -13,7 +13,7 @@ const MARKDOWN_META = /[\\`*_{}[\]()#+\-.!|~]/g
 function oneLine(text: string): string {
   return text
     .replace(CONTROL_CHARS, visibleEscape)
-    .replace(/[\n\u2028\u2029]/g, ' ')
+    .replace(/\n/g, ' ')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -30,8 +30,8 @@ export function mdInline(text: string): string {
 /** Escapes text and puts it in inline code when short and single-line, for paths and ids. */
 export function mdCode(text: string): string {
   const clean = text
-    .replace(CONTROL_CHARS, ' ')
-    .replace(/[\r\n\u2028\u2029]/g, ' ')
+    .replace(CONTROL_CHARS, visibleEscape)
+    .replace(/\n/g, ' ')
     .replace(/@/g, '@\u200b')
   if (clean.includes('`') || clean.includes('|')) return mdInline(text)
   return `\`${clean}\``

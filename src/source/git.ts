@@ -5,7 +5,8 @@
  * on the repository's top level, so the answer does not depend on the folder given.
  */
 import { execFile, spawn } from 'node:child_process'
-import { gitChangedFiles } from '../gate/diff-map.js'
+import { StringDecoder } from 'node:string_decoder'
+import { GitDiffReader } from '../gate/diff-map.js'
 import { isFullId } from '../gate/review-head.js'
 import {
   FILE_READ_CAP,
@@ -40,9 +41,19 @@ const words = (line: string): string[] => line.trim().split(/\s+/)
 const TREE_DIFF = words(`diff-tree -r -z --name-only --no-renames --ignore-submodules=none
   --no-ext-diff --no-textconv`)
 
-/** The PR's diff (run once): records of every change, renames found, then the patch. */
-const PR_DIFF = words(`diff -z --raw -p -M -U3 --no-color --no-ext-diff --no-textconv
-  --ignore-submodules=none`)
+/**
+ * The PR's diff (run once): records of every change, renames found, then the patch, with
+ * the headers {@link GitDiffReader} pairs sections by (`a/`, `b/` whatever `diff.noprefix`
+ * says) and GitHub's hunks (no merging of nearby hunks past their context).
+ */
+const PR_DIFF = words(`diff -z --raw -p -M -U3 --inter-hunk-context=0 --src-prefix=a/
+  --dst-prefix=b/ --no-color --no-ext-diff --no-textconv --ignore-submodules=none`)
+
+/**
+ * The longest patch line kept: headers (paths) are read whole below it; a hunk line is
+ * counted by its first character, so a cut one is read alike and memory stays bounded.
+ */
+const PATCH_LINE_CAP = 64 * 1024
 
 /** Exit codes of a git that answered "no" (not found, not an ancestor) rather than failed. */
 const ANSWERED = [0, 1, 128]
@@ -191,6 +202,59 @@ async function readBlobs(
   })
 }
 
+/**
+ * Streams the PR's diff through a {@link GitDiffReader}: the records whole, then the patch
+ * line by line with each line cut at {@link PATCH_LINE_CAP}, so a diff of any size is read
+ * in bounded memory (held whole, three 50 MB files took near 1 GB, and 512 MiB failed).
+ */
+async function readPrDiff(
+  repo: string,
+  base: string,
+  head: string
+): Promise<ChangedFile[]> {
+  const args = ['-C', repo, '-c', 'core.quotepath=off', ...PR_DIFF, base, head, '--']
+  const child = spawn('git', args, { env: GIT_ENV })
+  const reader = new GitDiffReader()
+  const decoder = new StringDecoder('utf8')
+  // The records until the empty field that ends them (`\0\0`), then the current line.
+  let records: string | null = ''
+  let line = ''
+  const take = (text: string): void => {
+    let at = 0
+    if (records !== null) {
+      const from = Math.max(0, records.length - 1)
+      records += text
+      const end = records.indexOf('\0\0', from)
+      if (end < 0) return
+      reader.records(records.slice(0, end))
+      text = records.slice(end + 2)
+      records = null
+    }
+    for (let eol = text.indexOf('\n'); eol >= 0; eol = text.indexOf('\n', at)) {
+      reader.line(line + text.slice(at, Math.min(eol, at + PATCH_LINE_CAP - line.length)))
+      line = ''
+      at = eol + 1
+    }
+    if (line.length < PATCH_LINE_CAP)
+      line += text.slice(at, at + PATCH_LINE_CAP - line.length)
+  }
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => take(decoder.write(chunk)))
+  child.stderr.on('data', (chunk: Buffer) => {
+    if (stderr.length < 4096) stderr += chunk.toString('utf8')
+  })
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', (error) => reject(new GitError(`cannot run git: ${error.message}`)))
+    child.on('close', resolve)
+  })
+  if (code !== 0)
+    throw new GitError(firstLine(stderr) || `git diff exited with ${code ?? 'a signal'}`)
+  take(decoder.end())
+  if (records !== null) reader.records(records)
+  else reader.line(line)
+  return reader.result()
+}
+
 export interface GitSourceOptions {
   /** The repository's top level ({@link openRepository}). */
   repo: string
@@ -230,9 +294,7 @@ export function gitSource({
   }
   let prFiles: Promise<ChangedFile[]> | undefined
   const prDiff = async (base: string): Promise<ChangedFile[]> =>
-    (prFiles ??= git(repo, [...PR_DIFF, base, head, '--']).then((out) =>
-      gitChangedFiles(out.stdout)
-    ))
+    (prFiles ??= readPrDiff(repo, base, head))
   return {
     head,
     async listTree(dir: string) {

@@ -1,15 +1,16 @@
 /**
- * Receipt text is hostile. Before it reaches a terminal, control characters (ANSI
- * escapes, carriage returns), bidi overrides and zero-width characters are shown as
- * visible `\u{…}` escapes instead of acting on the screen.
+ * Receipt text is hostile. Before it reaches a terminal, control and format characters
+ * (ANSI escapes, carriage returns, bidi overrides, zero-width characters, soft hyphens,
+ * tag characters that hide ASCII, interlinear annotation marks) are shown as visible
+ * `\u{…}` escapes instead of acting on the screen or hiding text.
  */
-// C0 and C1 controls except tab and newline, DEL, bidi controls, zero-width and BOM.
-// One set for every renderer of hostile text (terminal, Markdown, HTML, annotations).
-export const CONTROL_CHARS =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
-/** The same, plus tab, newline and the Unicode line separators: for one-line text. */
-export const LINE_CONTROL_CHARS =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+// By Unicode's categories, not a list: every control (Cc) and format character (Cf),
+// the line and paragraph separators, and the whole tag block (its unassigned code points
+// would hide text as well once assigned); tab and newline aside. One set for every
+// renderer of hostile text (terminal, Markdown, HTML, annotations).
+export const CONTROL_CHARS = /(?![\t\n])[\p{Cc}\p{Cf}\u2028\u2029\u{e0000}-\u{e007f}]/gu
+/** The same, plus tab and newline: for one-line text. */
+export const LINE_CONTROL_CHARS = /[\p{Cc}\p{Cf}\u2028\u2029\u{e0000}-\u{e007f}]/gu
 
 /** A character shown as a visible `\\u{…}` escape, for every renderer of hostile text. */
 export function visibleEscape(ch: string): string {

@@ -1,9 +1,11 @@
 /**
  * The in-process workloads of the benchmark: the pure core on the maximal container, a
- * 50-generation chain and 1,000 small receipts, timed with `performance.now()` after a
+ * 50-generation chain and 1,000 small receipts, the deferred audit of a large body against
+ * a 1 MiB deferral file, timed with `performance.now()` after a
  * warm-up (so the JIT has compiled what a long-lived process would run).
  */
 import { performance } from 'node:perf_hooks'
+import { auditDeferred } from '../../../src/gate/deferred.js'
 import { checkContainer } from '../../../src/receipts/findings.js'
 import { own, readJsonBytes, type JsonObject } from '../../../src/receipts/json.js'
 import {
@@ -27,7 +29,9 @@ export const CORE_WORKLOADS = [
   'read-validate-max',
   'select-50',
   'load-chain-50',
-  'small-1000'
+  'small-1000',
+  'audit-64k',
+  'audit-1m'
 ] as const
 export type CoreWorkload = (typeof CORE_WORKLOADS)[number]
 
@@ -36,7 +40,46 @@ export const CORE_LABELS: Record<CoreWorkload, string> = {
   'read-validate-max': 'core: read + validate maximal receipt (bytes)',
   'select-50': 'core: select over 50 validated generations',
   'load-chain-50': 'core: read + validate + load 50-generation chain',
-  'small-1000': 'core: read + validate 1,000 small receipts'
+  'small-1000': 'core: read + validate 1,000 small receipts',
+  'audit-64k': 'core: deferred audit, 65,536-char body, 1 MiB sink',
+  'audit-1m': 'core: deferred audit, 1 MB body, 1 MiB sink'
+}
+
+/**
+ * A deferral file of 1 MiB and a body of `bodyChars` characters: every other sink bullet
+ * named, the rest near misses (same `<file>:<line>`, another title), so the audit matches,
+ * looks near misses up and writes a hint for half of the bullets.
+ */
+function auditInput(bodyChars: number): Parameters<typeof auditDeferred>[0] {
+  const sinkLines: string[] = []
+  const bodyLines: string[] = []
+  let sinkBytes = 0
+  let bodyLength = 0
+  for (let i = 0; sinkBytes < 1024 * 1024; i++) {
+    const tail = `src/module-${i}.ts:${i + 1} — finding number ${i} in the loader`
+    const line = `- [P1, confidence 75, introduced] ${tail}`
+    sinkLines.push(line)
+    sinkBytes += Buffer.byteLength(line) + 1
+    const named = i % 2 === 0 ? tail : `src/module-${i}.ts:${i + 1} — another title`
+    const bullet = `- [ ] [P1, confidence 75, introduced] ${named} — deferred from impl-review (\`.flow/review-deferred/feature.md\`)`
+    if (bodyLength + bullet.length + 1 <= bodyChars) {
+      bodyLines.push(bullet)
+      bodyLength += bullet.length + 1
+    }
+  }
+  const body = `## Open items\n\n${bodyLines.join('\n')}`
+    .padEnd(bodyChars, ' ')
+    .slice(0, bodyChars)
+  return {
+    enabled: true,
+    body,
+    deferredCount: sinkLines.length,
+    sink: {
+      path: '.flow/review-deferred/feature.md',
+      markdown: `${sinkLines.join('\n')}\n`
+    },
+    sinkNote: null
+  }
 }
 
 export interface CoreResult {
@@ -115,6 +158,17 @@ export function prepareCore(name: CoreWorkload): { op: () => void; inputBytes: n
         inputBytes: chain.totalBytes
       }
     }
+    case 'audit-64k':
+    case 'audit-1m': {
+      const input = auditInput(name === 'audit-64k' ? 65_536 : 1_000_000)
+      return {
+        op: () => {
+          if (!auditDeferred(input).failed)
+            throw new Error('the audit passed a partial body')
+        },
+        inputBytes: (input.body ?? '').length + (input.sink?.markdown.length ?? 0)
+      }
+    }
     case 'small-1000': {
       const receipts = smallReceipts(1000)
       return {
@@ -128,7 +182,11 @@ export function prepareCore(name: CoreWorkload): { op: () => void; inputBytes: n
 }
 
 /** Runs and warm-ups of a workload of about half a second are capped (10 after 2). */
-const SLOW: ReadonlySet<CoreWorkload> = new Set(['load-chain-50'])
+const SLOW: ReadonlySet<CoreWorkload> = new Set([
+  'load-chain-50',
+  'audit-64k',
+  'audit-1m'
+])
 
 /** Runs one core workload in this process. */
 export async function runCore(

@@ -466,6 +466,43 @@ export function buildHistoryPr(receipts = 500, flowFiles = 30_000): BenchPr {
 }
 
 /**
+ * Issue 13's size case: a PR that adds three 50 MB source files (a million lines each),
+ * then records one unbound receipt in a `.flow/`-only commit (current, from history).
+ * What it measures is the git source's read of the PR's diff.
+ */
+export function buildBigDiffPr(files = 3, bytes = 50 * 1024 * 1024): BenchPr {
+  const repo = GitRepo.init({ prefix: 'rg-bench-diff-' })
+  const importer = new Importer(repo)
+  const branch = `refs/heads/${BENCH_BRANCH}`
+  importer.commit('refs/heads/main', 'initial import', { 'README.md': '# bench\n' })
+  const base = importer.flush('refs/heads/main')
+  const big: Record<string, string> = {}
+  for (let k = 1; k <= files; k++) {
+    const line = `export const value${k} = '${'x'.repeat(28)}' // generated\n`
+    big[`src/generated-${k}.ts`] = line.repeat(Math.ceil(bytes / line.length))
+  }
+  importer.commit(branch, 'fn-1: generated tables', big, base)
+  const reviewed = importer.flush(branch)
+  const receipt = `${JSON.stringify({ type: 'impl_review', id: 'fn-1.1', mode: 'codex', verdict: 'SHIP', review: 'ok' })}\n`
+  importer.commit(branch, 'chore(flow): record the review', {
+    [`${RECEIPTS_DIR}/impl-fn-1.1.json`]: receipt
+  })
+  const head = importer.flush(branch)
+  repo.git('symbolic-ref', 'HEAD', branch)
+  return {
+    repo,
+    shape: { receipts: 1, findings: 0, generations: 1, bookkeepingAfter: 0 },
+    base,
+    reviewed,
+    head,
+    branch: BENCH_BRANCH,
+    body: '## Summary\n',
+    receiptFiles: 1,
+    receiptBytes: Buffer.byteLength(receipt)
+  }
+}
+
+/**
  * {@link buildBenchPr} built once under `cacheDir` (a large shape takes a while) and
  * lent to each bench run as a fresh repository borrowing the cached objects (git's
  * alternates): nothing is copied, and the run may not change the cache.

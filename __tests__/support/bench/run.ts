@@ -13,6 +13,7 @@ import {
   PR_10,
   PR_500,
   buildBenchPr,
+  buildBigDiffPr,
   buildHistoryPr,
   cachedBenchPr,
   type BenchPr
@@ -42,7 +43,7 @@ export interface BenchOptions {
   /** Runs a core workload in a fresh process (for its own peak RSS); default in-process. */
   isolateCore?: (name: CoreWorkload) => Promise<CoreResult>
   log?: (line: string) => void
-  /** Workload groups to run (`core`, `cli`, `action`, `latency`, `scale`, `cold`); default all. */
+  /** Workload groups to run (`core`, `cli`, `diff`, `action`, `latency`, `scale`, `cold`); default all. */
   only?: readonly string[]
 }
 
@@ -175,6 +176,26 @@ export async function runBench(options: BenchOptions): Promise<BenchFigures> {
       )
     } finally {
       keepOrClean(history, log)
+    }
+  }
+  if (want('diff')) {
+    // Issue 13: the git source reads a 150 MB diff in bounded memory (a few runs: each
+    // takes seconds).
+    log('building the three-50-MB-files pull request')
+    const bigDiff = buildBigDiffPr()
+    try {
+      log('cli, three 50 MB files')
+      cli.push(
+        await benchCli(
+          options.root,
+          'cli-diff-3x50mb',
+          'cli: check, a PR adding three 50 MB files',
+          bigDiff,
+          { runs: Math.min(options.runs, 3), warmup: 0 }
+        )
+      )
+    } finally {
+      keepOrClean(bigDiff, log)
     }
   }
   const scale = want('scale') ? await scaleWorkloads(options, log) : []

@@ -14,6 +14,7 @@
  *   fake.faults.add({ kind: 'reject', route: 'checks/update', skip: 1 })   // 2nd PATCH → 422
  *   fake.faults.add({ kind: 'graphql-error', route: 'graphql' })          // 200, errors only
  *   fake.faults.add({ kind: 'graphql-error', path: ['repository', 'object'] })  // partial data
+ *   fake.faults.add({ kind: 'oversized', route: 'pulls/list-files', bytes: 2 ** 30 })
  *
  * GraphQL requests are route `graphql` (or `POST /graphql`): status, reset, latency,
  * rate-limit and graphql-error faults apply to them.
@@ -92,6 +93,16 @@ export type FaultSpec = FaultBase &
         /** GitHub's error `type` (e.g. `INTERNAL`, `SERVICE_UNAVAILABLE`, `FORBIDDEN`). */
         type?: string
         message?: string
+      }
+    | {
+        /**
+         * An answer of `bytes` bytes (a proxy or an impostor; GitHub leaves large patches
+         * out): the operation's own list answer with its first item's `patch` padded with
+         * added lines, streamed without being held. `chunked`: no `content-length`.
+         */
+        kind: 'oversized'
+        bytes: number
+        chunked?: boolean
       }
     | {
         /** Reject a (schema-valid) request with 422 without applying it. */

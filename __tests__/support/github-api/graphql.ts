@@ -101,6 +101,8 @@ export interface GraphqlHost {
   pullStats(view: PullView): Promise<PullStats>
   /** The PR's commits as `pulls/list-commits` lists them (oldest first, ≤ 250). */
   pullCommits(view: PullView): Promise<string[]>
+  /** The open PRs containing a commit, as `commits/{sha}/pulls` lists them (oldest first). */
+  pullsContaining(sha: string): Promise<PullView[]>
   /** GraphQL requests answered so far (for `rateLimit`). */
   graphqlRequests(): number
 }
@@ -531,6 +533,10 @@ const RESOLVERS: Record<string, Resolver> = {
   ...connectionFields('CommitConnection', 'CommitEdge'),
   'Commit.history': async (c: GitObj, args, ctx) => commitConnection(ctx, c, args),
   ...connectionFields('CommitHistoryConnection', 'CommitEdge'),
+  // The default order, CREATED_AT ASC, is the PRs' numbers' in the fake.
+  'Commit.associatedPullRequests': async (c: GitObj, args, ctx) =>
+    window(await ctx.host.pullsContaining(c.oid), args),
+  ...connectionFields('PullRequestConnection', 'PullRequestEdge'),
   'Commit.file': async (
     c: GitObj,
     args: { path: string },

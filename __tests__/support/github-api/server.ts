@@ -263,6 +263,7 @@ export class FakeGitHub {
         pullFiles: async (view) => this.pullFiles(view),
         pullStats: async (view) => this.pullStats(view),
         pullCommits: async (view) => this.pullCommits(view),
+        pullsContaining: async (sha) => this.pullsContaining(sha),
         graphqlRequests: () => this.requestsFor('graphql').length
       },
       { blobTextLimit: options.blobTextLimit }
@@ -656,7 +657,7 @@ export class FakeGitHub {
     const cacheKey =
       immutable(op.operationId, params) &&
       !this.tweaks.has(op.operationId) &&
-      !this.faults.pending(call, ['truncated-tree'])
+      !this.faults.pending(call, ['truncated-tree', 'oversized'])
         ? `${rawBlob ? 'raw ' : ''}${url.pathname}${url.search}`
         : undefined
     const cached =
@@ -710,6 +711,15 @@ export class FakeGitHub {
         `fake GitHub bug: response breaks the schema (${bad[0]!.message})`,
         op.docsUrl
       )
+    }
+    const oversized = this.faults.take(call, ['oversized'])
+    if (oversized?.kind === 'oversized' && Array.isArray(result.body)) {
+      rec.fault = 'oversized'
+      const sent = await sendOversized(res, this.baseHeaders(), result.body, oversized)
+      rec.status = 200
+      rec.responseBytes = sent
+      rec.durationMs = performance.now() - t0
+      return
     }
     if (rawBlob && result.status === 200) result = rawBlobAnswer(result)
     const bytes = result.bytes ?? serialized(result.body)
@@ -1106,15 +1116,13 @@ export class FakeGitHub {
   }
 
   /**
-   * Open same-repository PRs containing the commit. Fork PRs are left out: their commits are
+   * Open same-repository PRs containing the commit (REST `commits/{sha}/pulls`, GraphQL
+   * `Commit.associatedPullRequests`), oldest first. Fork PRs are left out: their commits are
    * not on a branch of this repository (the `workflow_run` fork case of SPEC §2.1).
    */
-  private async pullsForCommit(ctx: Ctx): Promise<Result> {
-    const sha = await this.git.resolveCommit(ctx.params.commit_sha ?? '')
-    if (!sha)
-      throw new HttpError(422, `No commit found for SHA: ${ctx.params.commit_sha}`)
+  private async pullsContaining(sha: string): Promise<PullView[]> {
     const views = await Promise.all(
-      [...this.pulls.keys()].map(async (n) => this.pullView(n))
+      [...this.pulls.keys()].sort((a, b) => a - b).map(async (n) => this.pullView(n))
     )
     const hits: PullView[] = []
     for (const v of views) {
@@ -1127,7 +1135,14 @@ export class FakeGitHub {
         hits.push(v)
       }
     }
-    const page = paginate(hits, ctx.url, 30, 100)
+    return hits
+  }
+
+  private async pullsForCommit(ctx: Ctx): Promise<Result> {
+    const sha = await this.git.resolveCommit(ctx.params.commit_sha ?? '')
+    if (!sha)
+      throw new HttpError(422, `No commit found for SHA: ${ctx.params.commit_sha}`)
+    const page = paginate(await this.pullsContaining(sha), ctx.url, 30, 100)
     return {
       status: 200,
       body: page.items.map((v) => this.objects.pullRequestSimple(this.repoRef, v)),
@@ -1570,6 +1585,43 @@ function statusText(status: number): string {
 }
 
 /** An answer's body as sent: its JSON in UTF-8, nothing for none. */
+/**
+ * Streams a list answer of `bytes` bytes (at least the answer itself): its first item's
+ * `patch` padded with added lines, written a MiB at a time as the socket drains.
+ */
+async function sendOversized(
+  res: ServerResponse,
+  headers: Record<string, string>,
+  items: Json[],
+  fault: { bytes: number; chunked?: boolean }
+): Promise<number> {
+  const [first = {}, ...rest] = items as Record<string, Json>[]
+  const fields = { ...first }
+  delete fields.patch
+  const open = `[${JSON.stringify({ ...fields, patch: '@@ -0,0 +1 @@' }).slice(0, -2)}`
+  const close = `"}${rest.map((item) => `,${JSON.stringify(item)}`).join('')}]`
+  const line = `\\n+${'x'.repeat(1021)}`
+  const padding = Math.max(0, fault.bytes - open.length - close.length)
+  res.writeHead(200, {
+    ...headers,
+    ...(fault.chunked
+      ? {}
+      : { 'content-length': String(open.length + padding + close.length) })
+  })
+  const mib = Buffer.from(line.repeat(1024))
+  const write = async (chunk: Buffer | string): Promise<void> => {
+    if (!res.write(chunk) && !res.destroyed)
+      await new Promise((resolve) => res.once('drain', resolve).once('close', resolve))
+  }
+  await write(open)
+  for (let n = Math.floor(padding / mib.length); n > 0 && !res.destroyed; n--)
+    await write(mib)
+  // Whole lines, then plain characters: a cut `\\n` would escape the closing quote.
+  if (!res.destroyed) await write(Buffer.alloc(padding % mib.length, 'x'))
+  res.end(close)
+  return open.length + padding + close.length
+}
+
 function serialized(body: unknown): Buffer {
   return Buffer.from(body === undefined ? '' : JSON.stringify(body), 'utf8')
 }
