@@ -78,16 +78,31 @@ Examples:
   receipt-gate check --pr 42 --repo-slug acme/widgets --format markdown
 `
 
-/**
- * The flags, read off the usage so the two cannot disagree: `  --name WORD` takes a
- * value, a bare `  --name` (its description two spaces on) does not.
- */
-export const CHECK_FLAGS: FlagSpec = Object.fromEntries(
-  [...CHECK_USAGE.matchAll(/^ {2}--([a-z-]+)( \S)?/gm)].map((m) => [
-    m[1] as string,
-    m[2] ? 'value' : 'boolean'
-  ])
-)
+const value = { type: 'string' } as const
+const boolean = { type: 'boolean' } as const
+
+/** The flags, each listed in CHECK_USAGE (a test holds the two together). */
+export const CHECK_FLAGS: FlagSpec = {
+  repo: value,
+  head: value,
+  base: value,
+  branch: value,
+  'body-file': value,
+  format: value,
+  'receipts-dir': value,
+  select: value,
+  require: value,
+  'bookkeeping-paths': value,
+  'unbound-head': value,
+  'needs-human-conclusion': value,
+  'audit-deferred': value,
+  coverage: value,
+  verbose: boolean,
+  pr: value,
+  'repo-slug': value,
+  post: boolean,
+  'check-name': value
+}
 
 /** `--verbose`: each decision on stderr, one terminal-safe line; else nothing. */
 function debugOf(args: ParsedArgs, io: CliIo): Debug {

@@ -33,7 +33,11 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   check: { flags: CHECK_FLAGS, usage: CHECK_USAGE, run: checkCommand },
-  validate: { flags: { format: 'value' }, usage: VALIDATE_USAGE, run: validateCommand }
+  validate: {
+    flags: { format: { type: 'string' } },
+    usage: VALIDATE_USAGE,
+    run: validateCommand
+  }
 }
 
 /** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
@@ -55,7 +59,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 2
   }
   try {
-    const args = parseArgs(rest, { ...command.flags, help: 'boolean' })
+    const args = parseArgs(rest, { ...command.flags, help: { type: 'boolean' } })
     if (!args.flags.has('help')) return await command.run(args, io)
     io.stdout(command.usage)
     return 0
