@@ -5,7 +5,7 @@
  */
 import * as core from '@actions/core'
 import { context } from '@actions/github'
-import { timeScaleFrom, workspaceDir } from './action/context.js'
+import { runRepository, timeScaleFrom, workspaceDir } from './action/context.js'
 import { routeEvent } from './action/event.js'
 import { readInputs, type ActionInputs } from './action/inputs.js'
 import { logDebug, logUntrustedLines } from './action/log.js'
@@ -57,7 +57,7 @@ export async function run(): Promise<void> {
       timeScale,
       onRetry: core.info
     })
-    const { owner, repo } = context.repo
+    const { owner, repo } = runRepository()
     const to = (headSha: string, fork: boolean): PublishTarget => ({
       octokit,
       owner,
@@ -95,6 +95,9 @@ export async function run(): Promise<void> {
     const read = readPull(octokit, inputs, { owner, repo, number }, route)
     const base = read.then((r) => r.pull.baseSha)
     base.catch(() => undefined) // awaited only by a workspace that holds a repository
+    // The PR's lists are of its head when read: the event's head's only while it is that.
+    const pullHead = read.then((r) => r.pull.headSha)
+    pullHead.catch(() => undefined) // awaited only by the API source's lists
     const head = route.headSha ?? (await read).pull.headSha
     // The receipts: from the workspace when it holds the head's history, else the API.
     const local = await workspaceSource(workspaceDir(), head, base, logDebug)
@@ -107,7 +110,8 @@ export async function run(): Promise<void> {
         head,
         pullNumber: number,
         changedFiles: read.then((r) => r.pull.changedFiles),
-        baseSha: base
+        baseSha: base,
+        pullHead
       })
     // The API's REST files list (GraphQL has no patches) needs only the PR's number: asked
     // for now, while the GraphQL read is on its way, not after it.

@@ -141,7 +141,7 @@ export function rejectAnnotationsWith(fixture: PrFixture, marker: string): void 
 }
 
 /** GraphQL refused for this token from now on, as GitHub answers it: the action reads through REST. */
-export function refuseGraphql(fixture: PrFixture): void {
+export function refuseGraphql(fixture: Pick<PrFixture, 'fake'>): void {
   fixture.fake.faults.add({
     kind: 'graphql-error',
     route: 'graphql',

@@ -3,12 +3,7 @@
  * (merges included, the base side left out) and which commits coverage must classify.
  */
 import { describe, expect, it } from '@jest/globals'
-import {
-  codeCommits,
-  reachableInPr,
-  toClassify,
-  type CoveringReview
-} from '../../src/gate/coverage.js'
+import { codeCommits, reachableInPr, toClassify } from '../../src/gate/coverage.js'
 import { globMatcher } from '../../src/gate/glob-matcher.js'
 
 // main: m0 ← m1 ← m2. The PR: a ← b, then main (m2) merged in as M, then c.
@@ -41,23 +36,11 @@ describe('reachableInPr', () => {
 })
 
 describe('classification', () => {
-  const review = (commits: string[] | null, baseKnown = true): CoveringReview => ({
-    receipt: 'r.json',
-    commits: commits === null ? null : new Set(commits),
-    baseKnown
-  })
-  const unlisted = ['a', 'b', 'c'].map((sha) => ({ sha, paths: null }))
-
-  it('lists the unlisted commits no SHIP review with a known base holds', () => {
-    expect(toClassify(unlisted, [review(['a'])])).toEqual(['b', 'c'])
-    // A review whose base is unknown proves nothing: its commits still need classifying.
-    expect(toClassify(unlisted, [review(['a', 'b'], false)])).toEqual(['a', 'b', 'c'])
+  it('lists every unlisted commit, inside a SHIP review or not (git classifies them all)', () => {
+    const unlisted = ['a', 'b', 'c'].map((sha) => ({ sha, paths: null }))
+    expect(toClassify(unlisted)).toEqual(['a', 'b', 'c'])
     // Listed commits are never asked for again.
-    expect(toClassify([{ sha: 'a', paths: ['src/x.ts'] }], [])).toEqual([])
-  })
-
-  it('never reads a commit a SHIP review holds (a request each over the API)', () => {
-    expect(toClassify(unlisted, [review(['a', 'b'])])).toEqual(['c'])
+    expect(toClassify([{ sha: 'a', paths: ['src/x.ts'] }])).toEqual([])
   })
 
   it('counts an unlisted commit as code, a listed one by its paths', () => {

@@ -323,7 +323,8 @@ const apiSourceAt = (url: string) =>
     repo: 'b',
     head: 'd'.repeat(40),
     pullNumber: 1,
-    changedFiles: Promise.resolve(0)
+    changedFiles: Promise.resolve(0),
+    pullHead: 'd'.repeat(40)
   })
 
 describe('REST answers that are not what GitHub documents (any answer may be hostile)', () => {

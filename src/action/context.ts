@@ -2,6 +2,16 @@
  * What the run's environment adds to `@actions/github`'s `context` (event, repository,
  * run ids, API and server URLs): the workspace, and the tests' time scale.
  */
+import { context } from '@actions/github'
+
+/**
+ * `context.repo` where the runner names the repository (it always does); else empty
+ * names for the API to refuse, never `context.repo`'s throw or a name it would take from
+ * the event payload instead.
+ */
+export function runRepository(): { owner: string; repo: string } {
+  return process.env.GITHUB_REPOSITORY ? context.repo : { owner: '', repo: '' }
+}
 
 /** The runner's workspace (`GITHUB_WORKSPACE`); undefined when unset or empty. */
 export function workspaceDir(): string | undefined {

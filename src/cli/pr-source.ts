@@ -117,7 +117,8 @@ export async function checkPullRequest(
     head: pull.headSha,
     pullNumber: number,
     changedFiles: pull.changedFiles,
-    baseSha: pull.baseSha
+    baseSha: pull.baseSha,
+    pullHead: pull.headSha
   })
   const report = await api(target, 'gate', async () =>
     evaluate({

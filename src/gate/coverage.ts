@@ -66,25 +66,19 @@ export function reachableInPr(
 }
 
 /**
- * The commits whose paths coverage must read: the unlisted ones no SHIP review with a
- * known base holds. Reviewed ones are not read (a request each, issue 24): they count as
- * code whatever they changed, and {@link unlistedNote} says so.
+ * The commits whose paths coverage must read: every unlisted one. One inside a SHIP
+ * review's range is read too: the three lists (code commits, unreviewed, unknown) must
+ * be the same from every source, and git leaves a bookkeeping-only commit out of them.
  */
-export function toClassify(
-  commits: readonly PrCommit[],
-  reviews: readonly CoveringReview[]
-): string[] {
-  const held = reviews.filter((r) => r.baseKnown)
-  return commits
-    .filter((c) => c.paths === null && !held.some((r) => r.commits?.has(c.sha) === true))
-    .map((c) => c.sha)
+export function toClassify(commits: readonly PrCommit[]): string[] {
+  return commits.filter((c) => c.paths === null).map((c) => c.sha)
 }
 
-/** Why the counts may hold bookkeeping commits (some paths were not read), or null. */
+/** Why the counts may hold bookkeeping commits (some paths were not listed), or null. */
 function unlistedNote(commits: readonly PrCommit[]): string | null {
   const count = commits.filter((c) => c.paths === null).length
   if (count === 0) return null
-  return `${plural(count, 'commit')} counted as code without ${count === 1 ? 'its' : 'their'} paths read (inside a SHIP review's range, or too large to list): the counts may include bookkeeping-only commits`
+  return `${plural(count, 'commit')} counted as code without ${count === 1 ? 'its' : 'their'} paths listed (too many files, or an answer without its list): the counts may include bookkeeping-only commits`
 }
 
 /** Each code commit's coverage by the SHIP reviews. */

@@ -218,9 +218,9 @@ async function reviewCoverage(
         return [review]
       })
     )
-    // The paths of the commits no SHIP review holds (the API: one request a commit) tell
-    // code from bookkeeping; a commit left unlisted counts as code.
-    const unlisted = toClassify(listed.commits, reviews)
+    // The paths of the unlisted commits (the API: one request a commit) tell code from
+    // bookkeeping; a commit still unlisted counts as code.
+    const unlisted = toClassify(listed.commits)
     const paths =
       unlisted.length > 0 && source.commitPaths
         ? await source.commitPaths(unlisted)

@@ -70,7 +70,7 @@ export function judgeReviewedHead(
       )
     case 'too-large':
       return stale(
-        `cannot prove ${at} current (${ancestry.commits} commits later, too many changed files to list)`
+        `cannot prove ${at} current (${ancestry.commits} commits later, ${ancestry.note ?? 'too many changed files to list'})`
       )
     case 'ahead': {
       const code = ancestry.changedPaths.filter((path) => !isBookkeeping(path))

@@ -39,8 +39,11 @@ export type Ancestry =
   | { kind: 'unknown-commit'; note?: string }
   /** An object of the repository, but not a commit (a tree, a blob, a tag object). */
   | { kind: 'not-a-commit' }
-  /** The comparison exists but could not be listed whole (e.g. over 300 files). */
-  | { kind: 'too-large'; commits: number }
+  /**
+   * The comparison exists but its files could not be listed whole (over 300 files, or
+   * an answer without its list: `note` says which).
+   */
+  | { kind: 'too-large'; commits: number; note?: string }
 
 /** The newest commit that changed a receipt file, for the history rule of unbound receipts. */
 export interface ReceiptCommit {

@@ -35,6 +35,8 @@ const ROUTES: ReadonlyArray<[RegExp, z.ZodType]> = [
       ahead_by: z.number(),
       base_commit: Sha,
       merge_base_commit: Sha,
+      total_commits: z.number().optional(),
+      commits: z.array(Commit).optional(),
       files: Files.optional()
     })
   ],

@@ -15,16 +15,22 @@ import { parsePatch } from '../gate/diff-map.js'
 import { isFullId } from '../gate/review-head.js'
 import { GitHubError, isTooLarge, isUnknownName, type Octokit } from './client.js'
 import {
+  COMPARE_FILES_CAP,
   compareFrom,
+  graphOfHead,
+  listPrCommits,
   prCommitMethods,
+  prListsAt,
   touchedPaths,
+  type CommitGraph,
+  type FilesList,
   type PrCommitsOptions,
+  type PrLists,
   type Repo
 } from './pr-commits.js'
 
-/** GitHub caps the PR files list at 3,000 and a comparison's files at 300. */
+/** GitHub caps the PR files list at 3,000. */
 const PR_FILES_CAP = 3000
-const COMPARE_FILES_CAP = 300
 const BLOB_CONCURRENCY = 8
 
 export interface ApiSourceOptions extends PrCommitsOptions {
@@ -33,6 +39,16 @@ export interface ApiSourceOptions extends PrCommitsOptions {
    * all. A promise lets the tree walk start while the PR is being read.
    */
   changedFiles: number | Promise<number>
+  /**
+   * The head GitHub's pull request had when it was read. Its lists (files, commits) are
+   * of its head at the time they are read: the judged head's only while that is it.
+   */
+  pullHead: string | Promise<string>
+}
+
+/** Whether GitHub's PR has moved on from the judged head (its lists are then another head's). */
+async function headMoved(options: ApiSourceOptions): Promise<boolean> {
+  return (await options.pullHead).toLowerCase() !== options.head.toLowerCase()
 }
 
 /** A {@link ReceiptSource} over the REST API. */
@@ -41,13 +57,23 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
   const base = { owner, repo }
   // One limit for every readBlobs call (the gate asks receipt by receipt, issue 7).
   const limit = limiter(BLOB_CONCURRENCY)
+  // The PR's lists at the head, from a compare when GitHub's PR is at another head now.
+  let atHead: Promise<PrLists> | undefined
+  const listsAtHead = async (): Promise<PrLists> => (atHead ??= prListsAt(options))
   // The PR's files list, read once for the selection and the diff map alike.
   let files: Promise<FilesList> | undefined
-  const filesList = async (): Promise<FilesList> => (files ??= readFilesList(options))
+  const filesList = async (): Promise<FilesList> =>
+    (files ??= readFilesList(options, listsAtHead))
+  // GitHub's list of the PR's commits, when it is the head's (checked: the PR may move
+  // between its read and this list's).
+  const listGraph = async (): Promise<CommitGraph> =>
+    ((await headMoved(options))
+      ? null
+      : graphOfHead(await listPrCommits(options), head)) ?? (await listsAtHead()).graph
   return {
     head,
     // Review coverage (issue 25.3): the PR's commit graph, ranges over it, classification.
-    ...prCommitMethods(options),
+    ...prCommitMethods(options, listGraph),
     // One recursive tree of `dir` only (SPEC §2: a whole-repo recursive tree truncates on
     // large repos).
     async listTree(dir) {
@@ -119,7 +145,10 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
       if (data === null) return { kind: 'unknown-commit' }
       if (data.status === 'identical') return { kind: 'identical' }
       if (data.status !== 'ahead') return { kind: 'not-ancestor' }
-      const files = data.files ?? []
+      const files = data.files
+      // An answer without its files list proves nothing changed no more than a cut one.
+      if (files === undefined)
+        return { kind: 'too-large', commits: data.ahead_by, note: 'no files listed' }
       if (files.length >= COMPARE_FILES_CAP)
         return { kind: 'too-large', commits: data.ahead_by }
       return { kind: 'ahead', commits: data.ahead_by, changedPaths: touchedPaths(files) }
@@ -144,10 +173,17 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
   }
 }
 
+/** GitHub's files list of a PR, page by page. */
 type PrFiles = Awaited<ReturnType<Octokit['rest']['pulls']['listFiles']>>['data']
-type FilesList = { files: PrFiles } | { files: null; note: string }
 
-async function readFilesList(options: ApiSourceOptions): Promise<FilesList> {
+/**
+ * The PR's files list (GitHub's, or the compare's when the PR is at another head than
+ * the judged one: its list is of that head).
+ */
+async function readFilesList(
+  options: ApiSourceOptions,
+  listsAtHead: () => Promise<PrLists>
+): Promise<FilesList> {
   const { octokit, owner, repo } = options
   const pages = octokit.paginate
     .iterator(octokit.rest.pulls.listFiles, {
@@ -162,6 +198,7 @@ async function readFilesList(options: ApiSourceOptions): Promise<FilesList> {
   const first = pages.next()
   first.catch(() => undefined) // awaited below, unless the count says otherwise
   const changedFiles = await options.changedFiles
+  if (await headMoved(options)) return (await listsAtHead()).files
   if (changedFiles > PR_FILES_CAP) {
     return {
       files: null,

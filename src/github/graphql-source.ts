@@ -21,6 +21,7 @@ import type { Octokit } from './client.js'
 import {
   OVER_CAP,
   PR_COMMITS_CAP,
+  graphOfHead,
   prCommitMethods,
   type CommitGraph
 } from './pr-commits.js'
@@ -340,8 +341,10 @@ function graphqlSource(
     // Review coverage over the graph read with the PR: no request of its own.
     ...prCommitMethods(
       { octokit, owner, repo, head, pullNumber: pull.number, baseSha: pull.baseSha },
+      // Read with the PR, it is the PR's head's: used only when that is the judged head.
       async () =>
-        graph ?? rest.prCommitGraph?.() ?? { commits: null, note: 'no commit list' }
+        (graph && graphOfHead(graph, head)) ??
+        rest.prCommitGraph?.() ?? { commits: null, note: 'no commit list' }
     ),
     // The entries as the REST listing gives them (blobs and submodules, recursive); texts
     // whose bytes hash to their ids go to `exact`; a tree the query did not reach, to REST.

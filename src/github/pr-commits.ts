@@ -7,15 +7,17 @@
  * compare per parent).
  */
 import { reachableInPr } from '../gate/coverage.js'
-import { isFullId } from '../gate/review-head.js'
+import { fullObjectId, isFullId } from '../gate/review-head.js'
+import { shortSha } from '../util/short-sha.js'
 import { mapLimit } from '../util/concurrency.js'
 import type { PrGraphCommit, ReceiptSource } from '../gate/source.js'
 import { isUnknownName, type Octokit } from './client.js'
 
 /** GitHub lists at most 250 commits of a pull request. */
 export const PR_COMMITS_CAP = 250
-/** A commit's files list holds at most 300 entries a page. */
+/** A commit's files list holds at most 300 entries a page; a comparison's, 300 in all. */
 const COMMIT_FILES_PAGE = 300
+export const COMPARE_FILES_CAP = 300
 const CLASSIFY_CONCURRENCY = 8
 
 export type CommitGraph = { commits: PrGraphCommit[] } | { commits: null; note: string }
@@ -39,21 +41,27 @@ export interface PrCommitsOptions extends Repo {
   baseSha?: string | Promise<string>
 }
 
+/** The PR's changed files (GitHub's diff entries), or why they are unknown. */
+export type FilesList =
+  { files: NonNullable<Comparison['files']> } | { files: null; note: string }
+
 /**
  * The compare `from...head` (`from` a full lowercase id), or null when GitHub knows no
- * such commit, or resolved a ref of that name instead (a ref wins over a commit).
+ * such commit, or resolved a ref of that name instead (a ref wins over a commit). Its
+ * commits are listed only when `commits` is set (up to 250; else one, the answer small).
  */
 export async function compareFrom(
   octokit: Octokit,
   base: Repo,
   from: string,
-  head: string
+  head: string,
+  commits = false
 ): Promise<Comparison | null> {
   try {
     const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
       ...base,
       basehead: `${from}...${head}`,
-      per_page: 1
+      ...(commits ? {} : { per_page: 1 })
     })
     return data.base_commit.sha.toLowerCase() === from ? data : null
   } catch (error) {
@@ -71,13 +79,73 @@ export function touchedPaths(
   )
 }
 
+/** The PR's changed files and commit graph at one head. */
+export interface PrLists {
+  files: FilesList
+  graph: CommitGraph
+}
+
+/**
+ * The PR's files and commits at the judged head, for a PR that moved on from it: the
+ * compare of the PR's base with that head lists both, as GitHub's PR lists them while
+ * it is at that head (at most 300 files and 250 commits). A list past its cap, or one
+ * the answer lacks, is unknown: never empty.
+ */
+export async function prListsAt(options: PrCommitsOptions): Promise<PrLists> {
+  const { octokit, owner, repo, head } = options
+  const at = shortSha(head)
+  const unknown = (note: string): PrLists => ({
+    files: { files: null, note },
+    graph: { commits: null, note }
+  })
+  const base = await Promise.resolve(options.baseSha).catch(() => undefined)
+  // The PR's base comes from an API answer: only a full object id goes into a URL.
+  const from = base === undefined ? null : fullObjectId(base, head)
+  if (from === null)
+    return unknown(`the PR moved on from ${at} and its base is not known`)
+  const data = await compareFrom(octokit, { owner, repo }, from, head, true)
+  if (data === null)
+    return unknown(
+      `the PR moved on from ${at}, which GitHub cannot compare with its base`
+    )
+  const files: FilesList =
+    data.files === undefined
+      ? { files: null, note: `GitHub's compare of the PR at ${at} lists no files` }
+      : data.files.length >= COMPARE_FILES_CAP
+        ? {
+            files: null,
+            note: `the PR at ${at} changes ${COMPARE_FILES_CAP} files or more, more than a compare lists`
+          }
+        : { files: data.files }
+  const { commits, total_commits: total } = data
+  const graph: CommitGraph =
+    commits === undefined || total === undefined
+      ? { commits: null, note: `GitHub's compare of the PR at ${at} lists no commits` }
+      : total >= PR_COMMITS_CAP || commits.length !== total
+        ? OVER_CAP
+        : { commits: commits.map(graphCommit) }
+  return { files, graph }
+}
+
+/**
+ * The graph when it is the head's: the head and exactly the commits it reaches (a list
+ * read after the PR moved on is another head's). Null when it is not; an unknown graph
+ * is returned as it is.
+ */
+export function graphOfHead(graph: CommitGraph, head: string): CommitGraph | null {
+  if (graph.commits === null) return graph
+  const parents = new Map(graph.commits.map((c) => [c.sha, c.parents]))
+  const reached = reachableInPr(parents, head.toLowerCase())
+  return reached.size > 0 && reached.size === parents.size ? graph : null
+}
+
 type CoverageMethods = Required<
   Pick<ReceiptSource, 'prCommitGraph' | 'prCommits' | 'commitsBetween' | 'commitPaths'>
 >
 
 /**
- * The coverage methods of the API source. `listGraph` reads the PR's commit graph
- * (default: the REST pulls/commits list); it is read once.
+ * The coverage methods of the API source. `listGraph` reads the PR's commit graph at the
+ * judged head (default: the REST pulls/commits list); it is read once.
  */
 export function prCommitMethods(
   options: PrCommitsOptions,
@@ -187,7 +255,7 @@ async function mergePaths(
 }
 
 /** The PR's commits with their parents, or why not (more than GitHub lists). */
-async function listPrCommits(options: PrCommitsOptions): Promise<CommitGraph> {
+export async function listPrCommits(options: PrCommitsOptions): Promise<CommitGraph> {
   const { octokit, owner, repo, pullNumber } = options
   const listed = await octokit.paginate(octokit.rest.pulls.listCommits, {
     owner,
@@ -196,11 +264,16 @@ async function listPrCommits(options: PrCommitsOptions): Promise<CommitGraph> {
     per_page: 100
   })
   if (listed.length >= PR_COMMITS_CAP) return OVER_CAP
+  return { commits: listed.map(graphCommit) }
+}
+
+function graphCommit(commit: {
+  sha: string
+  parents: ReadonlyArray<{ sha: string }>
+}): PrGraphCommit {
   return {
-    commits: listed.map((commit) => ({
-      sha: commit.sha.toLowerCase(),
-      parents: commit.parents.map((parent) => parent.sha.toLowerCase())
-    }))
+    sha: commit.sha.toLowerCase(),
+    parents: commit.parents.map((parent) => parent.sha.toLowerCase())
   }
 }
 

@@ -180,10 +180,10 @@ export function setLatency(fake: FakeGitHub, ms: number): void {
  */
 export function specMinimum(pr: BenchPr, annotations: number): Record<string, number> {
   // Review coverage (issue 25.3, `coverage: report`): the PR's commits come with the
-  // GraphQL read; one commit read per commit no SHIP review holds (every receipt reviewed
-  // `reviewed` from the merge base, no compare: the commits after it).
+  // GraphQL read; one commit read per PR commit, to tell code from bookkeeping as git
+  // does (every receipt reviewed `reviewed` from the merge base: no compare).
   const count = (range: string) => Number(pr.repo.git('rev-list', '--count', range))
-  const reads = count(`${pr.reviewed}..${pr.head}`)
+  const reads = count(`${pr.base}..${pr.head}`)
   return {
     graphql: 1,
     ...(reads > 0 ? { 'repos/get-commit': reads } : {}),
