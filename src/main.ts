@@ -22,22 +22,17 @@ import { mergeGroupReport, pullNotFoundReport } from './action/special-reports.j
 import { workspaceSource } from './action/workspace.js'
 import { deferralSinkPath } from './gate/deferred.js'
 import { isJsonObject } from './receipts/json.js'
-import { isBug } from './util/errors.js'
 import { evaluate } from './gate/evaluate.js'
 import type { Report } from './gate/report.js'
 import { apiSource } from './github/api-source.js'
 import { createClient, type Octokit } from './github/client.js'
-import {
-  graphqlFailure,
-  readWithGraphql,
-  type GraphqlRead
-} from './github/graphql-source.js'
+import type { GraphqlRead } from './github/graphql-source.js'
 import {
   findPullRequestByHead,
-  getPullRequest,
   pullsSharingHead,
   type PullRequestInfo
 } from './github/pulls.js'
+import { readPullRequest } from './github/read-pull.js'
 
 /** Runs the action; never throws (a failure fails the step with one clear message). */
 export async function run(): Promise<void> {
@@ -129,6 +124,8 @@ export async function run(): Promise<void> {
       body: pull.body,
       sharing,
       branch: pull.headRef,
+      // Its author and labels, as the API gives them, for exempt-authors and exempt-labels.
+      pull,
       // Links to the head's lines in the summary.
       repositoryUrl: `${context.serverUrl}/${owner}/${repo}`,
       debug: logDebug
@@ -152,8 +149,8 @@ async function readPull(
   { owner, repo, number }: { owner: string; repo: string; number: number },
   { headSha, headBranch }: { headSha: string | null; headBranch: string | null }
 ): Promise<{ pull: PullRequestInfo; graphql: GraphqlRead | null }> {
-  try {
-    const graphql = await readWithGraphql({
+  return readPullRequest(
+    {
       octokit,
       owner,
       repo,
@@ -162,18 +159,14 @@ async function readPull(
       branchSinkPath: headSha && headBranch ? deferralSinkPath(headBranch) : null,
       receiptsDir: inputs.gate.receiptsDir,
       debug: logDebug
-    })
-    return { pull: graphql.pull, graphql }
-  } catch (error) {
-    if (isBug(error)) throw error
-    const why = graphqlFailure(error)
-    logDebug(`the PR and its receipts through REST, not GraphQL: ${why}`)
-    logUntrustedLines([
-      `Receipt Gate: the GraphQL read failed (${why}); reading through REST`
-    ])
-    const pull = await getPullRequest(octokit, owner, repo, number)
-    return { pull, graphql: null }
-  }
+    },
+    (why) => {
+      logDebug(`the PR and its receipts through REST, not GraphQL: ${why}`)
+      logUntrustedLines([
+        `Receipt Gate: the GraphQL read failed (${why}); reading through REST`
+      ])
+    }
+  )
 }
 
 /** Publishes, writes the summary and the report, sets outputs, and fails the step when it must. */

@@ -81,7 +81,10 @@ describe('check as the land step runs it (env vars only, from the base checkout)
 
   it('a current SHIP at FLOW_HEAD_SHA: exit 0, the report names the land context', async () => {
     const result = await run(shipClone.path, landEnv(ship.head))
-    expect(result.stderr).toBe('')
+    // The last stderr line is what land shows: the verdict.
+    expect(result.stderr).toBe(
+      `receipt-gate: success — SHIP at ${ship.head.slice(0, 7)}\n`
+    )
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('fn-7-receipt-gate')
     const json = await run(shipClone.path, landEnv(ship.head), '--format', 'json')
@@ -113,15 +116,21 @@ describe('check as the land step runs it (env vars only, from the base checkout)
     })
   })
 
-  it('a head the checkout does not have and no PR number: one line, exit 2', async () => {
+  it('a head neither the checkout nor origin has, and no PR number: one line, exit 2', async () => {
     const missing = 'ab'.repeat(20)
     const result = await run(shipClone.path, { FLOW_HEAD_SHA: missing })
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('')
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
-    expect(result.stderr).toContain(
-      `FLOW_HEAD_SHA ${missing} is not in the local repository`
+    expect(result.stderr).toMatch(
+      /^receipt-gate: cannot decide — cannot fetch FLOW_HEAD_SHA abababa from origin: .*; set FLOW_PR_NUMBER and a token to read it through the API\n$/
     )
+  })
+
+  it('check flags land has no answer for are refused, not ignored', async () => {
+    const result = await run(shipClone.path, landEnv(ship.head), '--branch', 'x')
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--branch does not apply while FLOW_HEAD_SHA')
   })
 
   it.each([
@@ -145,7 +154,9 @@ describe('check as the land step runs it (env vars only, from the base checkout)
       FLOW_BASE_REF: 'release'
     })
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('unknown base "release"')
+    expect(result.stderr).toBe(
+      'receipt-gate: cannot decide — origin has no branch release; check FLOW_BASE_REF\n'
+    )
   })
 
   it('--head and --base win over the variables', async () => {
@@ -166,7 +177,7 @@ describe('check as the land step runs it (env vars only, from the base checkout)
   })
 })
 
-describe('check --verbose: the decisions on stderr', () => {
+describe('check --verbose: the decisions on stderr, and git in its own words', () => {
   const ship = origin('SHIP')
 
   it('the base it fell back to, each one tried', async () => {
@@ -196,19 +207,13 @@ describe('check --verbose: the decisions on stderr', () => {
       /detected dubious ownership in repository at '[^']+'/
     ])
   it.each(refusals)(
-    "FLOW_HEAD_SHA not read locally (%s): git's own first line, then the local error",
+    "a repository git refuses (%s): git's own first line, not 'not a git repository'",
     async (_, refuse, said) => {
       const clone = landCheckout(ship.repo)
       refuse(clone.path)
-      const result = await run(clone.path, { FLOW_HEAD_SHA: ship.head }, '--verbose')
+      const result = await run(clone.path, {}, '--head', ship.head)
       expect(result.code).toBe(2)
-      const [why, error] = result.stderr.trim().split('\n')
-      expect(why).toMatch(
-        new RegExp(
-          `^receipt-gate check: FLOW_HEAD_SHA ${ship.head} not read locally \\(git: ${said.source}\\)$`
-        )
-      )
-      expect(error).toContain(`FLOW_HEAD_SHA ${ship.head} is not in the local repository`)
+      expect(result.stderr).toMatch(new RegExp(`^receipt-gate check: ${said.source}\n$`))
     }
   )
 })

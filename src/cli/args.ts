@@ -1,8 +1,7 @@
 /**
  * What a CLI command gets: its streams, files and environment (passed in for tests), and
- * its arguments parsed strictly by `util.parseArgs`: `--flag value`, `--flag=value`,
- * boolean flags and positionals. Unknown flags and missing values are usage errors that
- * name the flag.
+ * a small, strict argument parser: `--flag value`, `--flag=value`, boolean flags and
+ * positionals. Unknown flags and missing values are usage errors that name the flag.
  */
 import { parseArgs as parseArgsStrict } from 'node:util'
 import { terminalLine } from '../util/safe-text.js'
@@ -21,11 +20,22 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>
 }
 
+/** What to do without a token, in the words every such error uses. */
+export const NEEDS_TOKEN =
+  'needs a token: set GITHUB_TOKEN or GH_TOKEN, or log in with gh auth login'
+
 /** A usage or environment error: one line on stderr and exit code 2. */
 export class CliError extends Error {}
 
 /** The flags a command accepts, as `util.parseArgs` takes them: each a string or a boolean. */
-export type FlagSpec = Readonly<Record<string, { type: 'string' | 'boolean' }>>
+export type FlagSpec = Readonly<
+  Record<string, { type: 'string' | 'boolean'; short?: string }>
+>
+
+/** Flags that each take a value. */
+export function valueFlags(names: readonly string[]): FlagSpec {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }] as const))
+}
 
 export interface ParsedArgs {
   /** The flags given, by name: their values ('' for a boolean flag). */

@@ -173,9 +173,6 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
   }
 }
 
-/** GitHub's files list of a PR, page by page. */
-type PrFiles = Awaited<ReturnType<Octokit['rest']['pulls']['listFiles']>>['data']
-
 /**
  * The PR's files list (GitHub's, or the compare's when the PR is at another head than
  * the judged one: its list is of that head).
@@ -206,7 +203,7 @@ async function readFilesList(
     }
   }
   try {
-    const files: PrFiles = []
+    const files: NonNullable<FilesList['files']> = []
     for (let page = await first; !page.done; page = await pages.next())
       files.push(...page.value.data)
     return { files }
