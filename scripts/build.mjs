@@ -16,8 +16,9 @@ import { join } from 'node:path'
 const ENTRIES = [
   // The action: one bundle.
   { src: 'src/index.ts', out: 'index.js' },
-  // The CLI: its bundle and the chunks of its dynamic imports.
-  { src: 'src/cli.ts', out: 'cli.js', chunks: true }
+  // The CLI: one self-contained file that runs from any folder (vendored into a
+  // repository, or from npm); `.mjs`, so no package.json's `type` decides how node reads it.
+  { src: 'src/cli.ts', out: 'receipt-gate.mjs' }
 ].filter((entry) => existsSync(entry.src))
 
 const ncc = join('node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js')
@@ -46,22 +47,16 @@ for (const entry of ENTRIES) {
   )
   const code = readFileSync(join(tmp, 'index.js'), 'utf8')
   writeFileSync(join('dist', entry.out), code)
-  // ncc's mode kept (dist/cli.js, with its #!, is executable).
+  // ncc's mode kept (dist/receipt-gate.mjs, with its #!, is executable).
   chmodSync(join('dist', entry.out), statSync(join(tmp, 'index.js')).mode)
   rmSync(join(tmp, 'index.js'))
   if (existsSync(join(tmp, 'licenses.txt')))
     licenses.push(readFileSync(join(tmp, 'licenses.txt'), 'utf8'))
   for (const extra of readdirSync(tmp)) {
     if (extra === 'licenses.txt' || extra === 'package.json') continue
-    // A dynamic import() is emitted as a chunk the bundle loads from beside itself (the
-    // CLI's GitHub client, for --pr only); the action stays one file.
-    const chunk = readFileSync(join(tmp, extra), 'utf8')
-    const dest = join('dist', extra)
-    if (!entry.chunks || !/^\d+\.index\.js$/.test(extra))
-      throw new Error(`ncc emitted an unexpected file for ${entry.src}: ${extra}`)
-    if (existsSync(dest) && readFileSync(dest, 'utf8') !== chunk)
-      throw new Error(`two different chunks named ${extra}`)
-    writeFileSync(dest, chunk)
+    // A dynamic import() ncc made a chunk of: each bundle must be one file (the CLI's
+    // lazy imports are `webpackMode: "eager"`: in the bundle, evaluated when first used).
+    throw new Error(`ncc emitted an unexpected file for ${entry.src}: ${extra}`)
   }
 }
 // One licenses file for all bundles: each package's block (name, license id, text)
@@ -76,5 +71,5 @@ const blocks = new Set(
   )
 )
 writeFileSync(join('dist', 'licenses.txt'), `${[...blocks].join('\n\n')}\n`)
-// Node must read dist/*.js as ES modules.
+// Node must read dist/index.js (the action) as an ES module.
 writeFileSync(join('dist', 'package.json'), '{\n  "type": "module"\n}\n')

@@ -1,5 +1,5 @@
 // `npm run demo`: builds a small example pull request in a temp folder and runs the real
-// bundled CLI (`dist/cli.js check`) on it, printing the text report.
+// bundled CLI (`dist/receipt-gate.mjs check`) on it, printing the text report.
 // `npm run demo failing`: a pull request that fails the gate (a stale review, a NEEDS_WORK
 // verdict, a deferred finding the body does not name).
 // `npm run demo [failing] json|markdown`: the same run as the JSON report or the
@@ -69,7 +69,7 @@ function runCli({ failing, mode, keep }) {
   const flags = ['--base', 'main', '--format', mode]
   say(`$ receipt-gate check --repo ${repo} --body-file ${bodyFile} ${flags.join(' ')}\n`)
   const code = runNode([
-    join(ROOT, 'dist', 'cli.js'),
+    join(ROOT, 'dist', 'receipt-gate.mjs'),
     'check',
     '--repo',
     demo.root,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `receipt-gate` CLI (dist/cli.js): wires the process's streams, files and environment
+ * The `receipt-gate` CLI (dist/receipt-gate.mjs): wires the process's streams, files and environment
  * to the commands of `cli/main.ts`.
  */
 import { readFileSync } from 'node:fs'

@@ -24,17 +24,13 @@ import { evaluate } from './gate/evaluate.js'
 import type { Report } from './gate/report.js'
 import { apiSource } from './github/api-source.js'
 import { createClient, type Octokit } from './github/client.js'
-import {
-  graphqlFailure,
-  readWithGraphql,
-  type GraphqlRead
-} from './github/graphql-source.js'
+import type { GraphqlRead } from './github/graphql-source.js'
 import {
   findPullRequestByHead,
-  getPullRequest,
   pullsSharingHead,
   type PullRequestInfo
 } from './github/pulls.js'
+import { readPullRequest } from './github/read-pull.js'
 
 /** Runs the action; never throws (a failure fails the step with one clear message). */
 export async function run(): Promise<void> {
@@ -123,6 +119,8 @@ export async function run(): Promise<void> {
       body: pull.body,
       sharing,
       branch: pull.headRef,
+      // Its author and labels, as the API gives them, for exempt-authors and exempt-labels.
+      pull,
       // Links to the head's lines in the summary (issue 25).
       repositoryUrl: `${process.env.GITHUB_SERVER_URL || 'https://github.com'}/${context.owner}/${context.repo}`
     })
@@ -146,8 +144,8 @@ async function readPull(
   number: number,
   { headSha, headBranch }: { headSha: string | null; headBranch: string | null }
 ): Promise<{ pull: PullRequestInfo; graphql: GraphqlRead | null }> {
-  try {
-    const graphql = await readWithGraphql({
+  return readPullRequest(
+    {
       octokit,
       owner: context.owner,
       repo: context.repo,
@@ -155,15 +153,12 @@ async function readPull(
       head: headSha,
       branchSinkPath: headSha && headBranch ? deferralSinkPath(headBranch) : null,
       receiptsDir: inputs.gate.receiptsDir
-    })
-    return { pull: graphql.pull, graphql }
-  } catch (error) {
-    logUntrustedLines([
-      `Receipt Gate: the GraphQL read failed (${graphqlFailure(error)}); reading through REST`
-    ])
-    const pull = await getPullRequest(octokit, context.owner, context.repo, number)
-    return { pull, graphql: null }
-  }
+    },
+    (why) =>
+      logUntrustedLines([
+        `Receipt Gate: the GraphQL read failed (${why}); reading through REST`
+      ])
+  )
 }
 
 /** Publishes, writes the summary and the report, sets outputs, and fails the step when it must. */

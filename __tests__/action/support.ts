@@ -33,13 +33,9 @@ export interface PrFixture {
  * main + a `feature/fn-7` branch with one code commit (the reviewed head); `receipts`
  * builds the files of the `.flow/`-only commit that records the review.
  */
-export async function prFixture(
-  receipts: (reviewed: string, base: string) => Record<string, string | Uint8Array>,
-  pull: Partial<PullRequestSpec> = {},
-  fakeOptions: Partial<
-    Pick<FakeGitHubOptions, 'treePaths' | 'rawBlobs' | 'blobTextLimit' | 'latencyMs'>
-  > = {}
-): Promise<PrFixture> {
+export function prRepo(
+  receipts: (reviewed: string, base: string) => Record<string, string | Uint8Array>
+): Pick<PrFixture, 'repo' | 'base' | 'reviewed'> {
   const repo = GitRepo.init()
   repo.write({
     'src/app.ts':
@@ -51,6 +47,18 @@ export async function prFixture(
   const reviewed = repo.commit('fn-7.1: change')
   repo.write(receipts(reviewed, base))
   repo.commit('chore(flow): record review', { allowEmpty: true })
+  return { repo, base, reviewed }
+}
+
+/** {@link prRepo} served by the local GitHub API as PR 1 (`pull` on top). */
+export async function prFixture(
+  receipts: (reviewed: string, base: string) => Record<string, string | Uint8Array>,
+  pull: Partial<PullRequestSpec> = {},
+  fakeOptions: Partial<
+    Pick<FakeGitHubOptions, 'treePaths' | 'rawBlobs' | 'blobTextLimit' | 'latencyMs'>
+  > = {}
+): Promise<PrFixture> {
+  const { repo, base, reviewed } = prRepo(receipts)
   const fake = await startFakeGitHub({
     // The schema is built before the first run, not inside its first request's deadline.
     preloadGraphql: true,

@@ -14,7 +14,7 @@ import { buildDemoRepo } from '../../scripts/demo-repo.mjs'
 import { gitCommands } from '../support/git-trace.js'
 import { PROJECT_ROOT } from '../support/runner.js'
 
-const CLI = join(PROJECT_ROOT, 'dist', 'cli.js')
+const CLI = join(PROJECT_ROOT, 'dist', 'receipt-gate.mjs')
 const demo = buildDemoRepo() as { root: string; bodyFile: string }
 const traces = mkdtempSync(join(tmpdir(), 'rg-cli-trace-'))
 afterAll(() => {
@@ -36,7 +36,7 @@ function gitProcesses(base: string): string[] {
   return gitCommands(readFileSync(trace, 'utf8'))
 }
 
-describe('dist/cli.js: git processes of a check', () => {
+describe('dist/receipt-gate.mjs: git processes of a check', () => {
   it('one cat-file for every blob and one log walk, whichever base', () => {
     const git = (...args: string[]) =>
       spawnSync('git', ['-C', demo.root, ...args], {

@@ -1,21 +1,24 @@
-/** The real bundled `dist/cli.js`, run as a user runs it, on the demo repository and the corpus. */
+/** The real bundled `dist/receipt-gate.mjs`, run as a user runs it, on the demo repository and the corpus. */
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { spawn, spawnSync } from 'node:child_process'
 import {
   closeSync,
   existsSync,
+  mkdtempSync,
   openSync,
   readFileSync,
   readdirSync,
   rmSync
 } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 // @ts-expect-error: a plain ES module script shared with `npm run demo`
 import { buildDemoRepo } from '../../scripts/demo-repo.mjs'
 import { CORPUS, FIXTURES } from '../support/corpus.js'
 import { GitRepo } from '../support/git-repo.js'
 
-const CLI = join(FIXTURES, '..', '..', 'dist', 'cli.js')
+const ROOT = join(FIXTURES, '..', '..')
+const CLI = join(ROOT, 'dist', 'receipt-gate.mjs')
 const demo = buildDemoRepo() as { root: string; bodyFile: string; head: string }
 afterAll(() => {
   rmSync(demo.root, { recursive: true, force: true })
@@ -31,7 +34,7 @@ function cli(...args: string[]) {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr }
 }
 
-describe('dist/cli.js', () => {
+describe('dist/receipt-gate.mjs', () => {
   /** `check` on the demo PR, JSON out. */
   const check = ['check', '--repo', demo.root, '--base', 'main', '--format', 'json']
   it('check on the demo PR: success, JSON report as documented', () => {
@@ -69,15 +72,51 @@ describe('dist/cli.js', () => {
       report.annotations.map((a: { annotation_level: string }) => a.annotation_level)
     ).toEqual(['warning', 'notice', 'notice'])
   })
-  it('holds no GitHub client: that is a chunk beside it, loaded for --pr only', () => {
-    // Octokit and undici cost every start about 130 ms (issue 23); check --pr runs from
-    // the chunks in __tests__/cli/pr.test.ts.
-    const chunks = readdirSync(dirname(CLI)).filter((name) =>
-      /^\d+\.index\.js$/.test(name)
-    )
-    const holds = (file: string) => /octokit/i.test(readFileSync(file, 'utf8'))
-    expect(holds(CLI)).toBe(false)
-    expect(chunks.some((chunk) => holds(join(dirname(CLI), chunk)))).toBe(true)
+  it('is one file: no chunk beside it to copy when it is vendored', () => {
+    // The GitHub client (Octokit, undici: ~130 ms of every start to evaluate) is inside it,
+    // evaluated only when an API read needs it (`webpackMode: "eager"` imports).
+    const bundles = readdirSync(dirname(CLI)).filter((name) => /\.m?js$/.test(name))
+    expect(bundles.sort()).toEqual(['index.js', 'receipt-gate.mjs'])
+  })
+  it('the npm package: its bin is the one file, which runs alone from the unpacked package', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rg-pack-'))
+    try {
+      const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' }
+      })
+      expect(packed.status).toBe(0)
+      const [info] = JSON.parse(packed.stdout) as Array<{
+        filename: string
+        files: Array<{ path: string }>
+      }>
+      expect(info?.files.map((file) => file.path).sort()).toEqual([
+        'LICENSE',
+        'README.md',
+        'dist/licenses.txt',
+        'dist/receipt-gate.mjs',
+        'package.json',
+        'schema/receipt.schema.json'
+      ])
+      spawnSync('tar', ['-xzf', join(dir, info?.filename ?? ''), '-C', dir])
+      const pkg = JSON.parse(
+        readFileSync(join(dir, 'package', 'package.json'), 'utf8')
+      ) as {
+        private?: boolean
+        version: string
+        bin: Record<string, string>
+      }
+      expect(pkg.private).toBeUndefined()
+      const bin = join(dir, 'package', pkg.bin['receipt-gate'] ?? '')
+      const run = spawnSync(process.execPath, [bin, '--version'], {
+        cwd: dir,
+        encoding: 'utf8'
+      })
+      expect(run.stdout).toBe(`${pkg.version}\n`)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
   it('a base that names nothing: one line and exit 2', () => {
     // Resolved through the object reader: its failure ends the run with the usage-error
@@ -194,7 +233,7 @@ describe('dist/cli.js', () => {
   })
 })
 
-describe("dist/cli.js: the PR's diff in bounded memory", () => {
+describe("dist/receipt-gate.mjs: the PR's diff in bounded memory", () => {
   it('reads three 20 MB files within a 64 MB heap (held whole, the diff took over 128 MB)', () => {
     const repo = GitRepo.init()
     try {

@@ -79,7 +79,10 @@ describe('check as the land step runs it (env vars only, from the base checkout)
 
   it('a current SHIP at FLOW_HEAD_SHA: exit 0, the report names the land context', async () => {
     const result = await run(shipClone.path, landEnv(ship.head))
-    expect(result.stderr).toBe('')
+    // The last stderr line is what land shows: the verdict.
+    expect(result.stderr).toBe(
+      `receipt-gate: success — SHIP at ${ship.head.slice(0, 7)}\n`
+    )
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('fn-7-receipt-gate')
     const json = await run(shipClone.path, landEnv(ship.head), '--format', 'json')
@@ -111,15 +114,21 @@ describe('check as the land step runs it (env vars only, from the base checkout)
     })
   })
 
-  it('a head the checkout does not have and no PR number: one line, exit 2', async () => {
+  it('a head neither the checkout nor origin has, and no PR number: one line, exit 2', async () => {
     const missing = 'ab'.repeat(20)
     const result = await run(shipClone.path, { FLOW_HEAD_SHA: missing })
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('')
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
-    expect(result.stderr).toContain(
-      `FLOW_HEAD_SHA ${missing} is not in the local repository`
+    expect(result.stderr).toMatch(
+      /^receipt-gate: cannot decide — cannot fetch FLOW_HEAD_SHA abababa from origin: .*; set FLOW_PR_NUMBER and a token to read it through the API\n$/
     )
+  })
+
+  it('check flags land has no answer for are refused, not ignored', async () => {
+    const result = await run(shipClone.path, landEnv(ship.head), '--branch', 'x')
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--branch does not apply while FLOW_HEAD_SHA')
   })
 
   it.each([
@@ -143,7 +152,9 @@ describe('check as the land step runs it (env vars only, from the base checkout)
       FLOW_BASE_REF: 'release'
     })
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('unknown base "release"')
+    expect(result.stderr).toBe(
+      'receipt-gate: cannot decide — origin has no branch release; check FLOW_BASE_REF\n'
+    )
   })
 
   it('--head and --base win over the variables', async () => {

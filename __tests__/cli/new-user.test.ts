@@ -1,6 +1,6 @@
 /**
  * Issue 27, tried as a new user would: each defect through the real bundled CLI
- * (dist/cli.js, run as a user runs it) on real git repositories. The headline names
+ * (dist/receipt-gate.mjs, run as a user runs it) on real git repositories. The headline names
  * what failed the run; selection says what it used and what matched nothing; a typo in
  * `--require` is refused; `validate` reads the lineage `check` reads; messages say what
  * happened in words; rows fit the width and a summary line ends the report.
@@ -17,7 +17,7 @@ import { GitRepo } from '../support/git-repo.js'
 import { buildContainer, buildReceipt, jsonText } from '../support/receipt-builders.js'
 import { PROJECT_ROOT } from '../support/runner.js'
 
-const CLI = join(PROJECT_ROOT, 'dist', 'cli.js')
+const CLI = join(PROJECT_ROOT, 'dist', 'receipt-gate.mjs')
 const DIR = '.flow/review-receipts'
 const cleanup: Array<() => void> = []
 afterAll(() => cleanup.forEach((fn) => fn()))
@@ -169,7 +169,7 @@ describe('27.5: a receipt type that does not exist is refused', () => {
       code: 2,
       stdout: '',
       stderr:
-        'receipt-gate check: --require: unknown receipt type "impl-review": the types are plan_review, impl_review, completion_review, qa_verdict\n'
+        'receipt-gate check: --require: unknown receipt type "impl-review": the types are plan_review, impl_review, completion_review, qa_verdict; did you mean impl_review?\n'
     })
     // '' requires nothing: accepted (the stale receipts still fail the run).
     expect(cli(pr.repo.path, ...CHECK, '--require', '').code).toBe(1)
@@ -232,7 +232,7 @@ describe('27.8: messages in words', () => {
     const run = cli(dir, 'validate', '.', 'nope.json')
     expect(run.code).toBe(1)
     expect(run.stdout).toBe(
-      '.\n  unreadable: is a folder, not a receipt file\nnope.json\n  unreadable: no such file\n'
+      '.\n  unreadable: is a folder with no receipt file (*.json) in it\nnope.json\n  unreadable: no such file\n'
     )
     expect(cli(dir, 'validate')).toEqual({
       code: 2,

@@ -18,10 +18,10 @@ import {
 import type { BuiltObject } from '../support/receipt-builders.js'
 import { PROJECT_ROOT } from '../support/runner.js'
 
-const CLI = join(PROJECT_ROOT, 'dist', 'cli.js')
+const CLI = join(PROJECT_ROOT, 'dist', 'receipt-gate.mjs')
 const { fixture } = trackedPrs(afterAll)
 
-/** `dist/cli.js check --pr 1 --post --format json` on the fixture's PR (the local API). */
+/** `dist/receipt-gate.mjs check --pr 1 --post --format json` on the fixture's PR (the local API). */
 async function postJson(
   f: PrFixture
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {

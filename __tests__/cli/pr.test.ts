@@ -161,7 +161,7 @@ describe('check --pr agrees with the action', () => {
     expect(f.fake.checks.runs).toHaveLength(0)
   })
 
-  it('the bundled dist/cli.js reads the PR through the chunk it loads for --pr', async () => {
+  it('the bundled dist/receipt-gate.mjs reads the PR as the in-process CLI does', async () => {
     const f = await fixture((r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: fanout(r, b) }))
     const argv = ['check', '--pr', '1', '--repo-slug', 'acme/widgets', '--format', 'json']
     const env = { ...apiEnv(f), RECEIPT_GATE_TIME_SCALE: '0.001' }
@@ -170,7 +170,7 @@ describe('check --pr agrees with the action', () => {
       (resolve) => {
         const child = execFile(
           process.execPath,
-          [join(PROJECT_ROOT, 'dist', 'cli.js'), ...argv],
+          [join(PROJECT_ROOT, 'dist', 'receipt-gate.mjs'), ...argv],
           { env: { PATH: process.env.PATH ?? '', ...env } },
           (_error, stdout) => resolve({ code: child.exitCode, stdout })
         )
@@ -246,6 +246,34 @@ describe('check --pr agrees with the action', () => {
     })
   })
 
+  it('reads the PR as the action does: one GraphQL query, REST when GraphQL fails; the same report', async () => {
+    const f = await fixture((r, b) => ({
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b)
+    }))
+    const argv = ['check', '--pr', '1', '--repo-slug', 'acme/widgets', '--format', 'json']
+    const viaGraphql = await cli(apiEnv(f), argv)
+    expect(viaGraphql).toMatchObject({ code: 0, stderr: '' })
+    expect(f.fake.requests[0]?.route).toBe('POST /graphql')
+    expect(f.fake.countByOperation()['pulls/get'] ?? 0).toBe(0)
+    const undo = f.fake.faults.add({
+      kind: 'status',
+      route: 'graphql',
+      status: 502,
+      times: Infinity
+    })
+    try {
+      const viaRest = await cli(apiEnv(f), argv)
+      expect(viaRest.stdout).toBe(viaGraphql.stdout)
+      // The client's retries are said as they happen, then why REST read the PR.
+      expect(viaRest.stderr.replace(/^receipt-gate check: .*; retrying\n/gm, '')).toMatch(
+        /^receipt-gate: the GraphQL read failed \(.*\); read through REST\n$/
+      )
+      expect(f.fake.countByOperation()['pulls/get']).toBe(1)
+    } finally {
+      undo()
+    }
+  })
+
   it('land through the API: FLOW_PR_NUMBER when the checkout lacks FLOW_HEAD_SHA', async () => {
     const f = await fixture((r, b) => ({
       [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b)
@@ -264,8 +292,10 @@ describe('check --pr agrees with the action', () => {
         FLOW_SPEC_ID: 'fn-7'
       }
       const run = await cli(land, ['check', '--format', 'json'], base.path)
-      expect(run.stderr).toBe('')
+      // No origin to fetch from: the API read it, GraphQL first, as the action does.
+      expect(run.stderr).toBe(`receipt-gate: success — SHIP at ${head.slice(0, 7)}\n`)
       expect(run.code).toBe(0)
+      expect(f.fake.requests[0]?.route).toBe('POST /graphql')
       const report = JSON.parse(run.stdout) as Report
       expect(report).toMatchObject({ head, conclusion: 'success' })
       expect(report.notes).toContain(
@@ -319,7 +349,7 @@ describe('check --pr failures: one clear line, exit 2', () => {
         '--pr',
         '1'
       ]),
-      /the repository must be OWNER\/REPO/
+      /GITHUB_REPOSITORY must be OWNER\/REPO \(got "nonsense"\): pass --repo-slug/
     )
   })
 
@@ -400,7 +430,17 @@ describe('check --pr failures: one clear line, exit 2', () => {
       ])
     })
 
+    /** GraphQL refused too: the CLI reads through REST, as the action does. */
+    const refuseGraphql = () =>
+      f.fake.faults.add({
+        kind: 'status',
+        route: 'graphql',
+        status: 403,
+        times: Infinity
+      })
+
     it('a 403', async () => {
+      const undoGraphql = refuseGraphql()
       const undo = f.fake.faults.add({
         kind: 'status',
         route: 'pulls/get',
@@ -415,10 +455,12 @@ describe('check --pr failures: one clear line, exit 2', () => {
         )
       } finally {
         undo()
+        undoGraphql()
       }
     })
 
     it('a 403 while reading the receipts', async () => {
+      const undoGraphql = refuseGraphql()
       const undo = f.fake.faults.add({
         kind: 'status',
         route: 'git/get-tree',
@@ -426,9 +468,16 @@ describe('check --pr failures: one clear line, exit 2', () => {
         times: Infinity
       })
       try {
-        oneLine(await check({}), /cannot gate pull request #1 of acme\/widgets: 403/)
+        // The REST fallback is said first; the failure is the last line.
+        const run = await check({})
+        expect(run.code).toBe(2)
+        expect(run.stderr.trimEnd().split('\n')).toEqual([
+          expect.stringContaining('the GraphQL read failed'),
+          expect.stringMatching(/cannot gate pull request #1 of acme\/widgets: 403/)
+        ])
       } finally {
         undo()
+        undoGraphql()
       }
     })
 

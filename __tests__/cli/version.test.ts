@@ -22,10 +22,14 @@ describe('--version', () => {
     })
   })
 
-  it('is bundled into dist/cli.js (run npm run build after a version bump)', () => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--version'], {
-      encoding: 'utf8'
-    })
+  it('is bundled into dist/receipt-gate.mjs (run npm run build after a version bump)', () => {
+    const run = spawnSync(
+      process.execPath,
+      [join(ROOT, 'dist', 'receipt-gate.mjs'), '--version'],
+      {
+        encoding: 'utf8'
+      }
+    )
     expect(run.stdout).toBe(`${version}\n`)
   })
 })

@@ -136,6 +136,8 @@ describe('inputs', () => {
         'audit-deferred': [String(gate.auditDeferred)],
         'max-annotations': [String(gate.maxAnnotations)],
         coverage: [gate.coverage],
+        'exempt-authors': gate.exemptAuthors,
+        'exempt-labels': gate.exemptLabels,
         'fail-step': [String(read.failStep)],
         'pull-number': read.pullNumber === null ? [] : [String(read.pullNumber)]
       }

@@ -195,7 +195,9 @@ describe('options', () => {
       needsHumanConclusion: 'action_required',
       auditDeferred: true,
       maxAnnotations: 1000,
-      coverage: 'report'
+      coverage: 'report',
+      exemptAuthors: [],
+      exemptLabels: []
     })
   })
   it('splits lists on commas and newlines; empty require is nothing', () => {

@@ -323,7 +323,7 @@ describe('the merge base does not depend on the selection', () => {
       expect(run).toMatchObject({
         code: 2,
         stderr: expect.stringContaining(
-          'no base branch found (origin/HEAD, main, master)'
+          'no base branch found (origin/HEAD, main, master, origin/main, origin/master)'
         )
       })
     }

@@ -27,6 +27,8 @@ export const INPUT_NAMES = [
   'audit-deferred',
   'max-annotations',
   'coverage',
+  'exempt-authors',
+  'exempt-labels',
   'fail-step',
   'pull-number'
 ] as const

@@ -6,6 +6,7 @@ import * as core from '@actions/core'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { hintItem } from '../gate/deferred.js'
+import { nextStep } from '../gate/outcome.js'
 import type { Report, ReportAnnotation } from '../gate/report.js'
 import {
   ChecksForbiddenError,
@@ -152,6 +153,7 @@ export function logReport(report: Report): void {
   core.info(`Receipt Gate: ${report.conclusion} on ${report.head}`)
   logUntrustedLines([
     renderTitle(report),
+    `next: ${nextStep(report)}`,
     ...report.receipts.map(
       (row) =>
         `${row.conclusion.padEnd(15)} ${row.path} — ${row.type ?? '?'} ${row.mode ?? '?'} ${row.verdict ?? '?'} — ${row.reason}`

@@ -19,6 +19,10 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>
 }
 
+/** What to do without a token, in the words every such error uses. */
+export const NEEDS_TOKEN =
+  'needs a token: set GITHUB_TOKEN or GH_TOKEN, or log in with gh auth login'
+
 /** A usage or environment error: one line on stderr and exit code 2. */
 export class CliError extends Error {}
 
@@ -31,6 +35,19 @@ export interface ParsedArgs {
   positionals: string[]
 }
 
+/**
+ * The flags a usage text documents, so the two cannot disagree: `  --name WORD` takes a
+ * value, a bare `  --name` (its description two spaces on) does not.
+ */
+export function flagsFromUsage(usage: string): FlagSpec {
+  return Object.fromEntries(
+    [...usage.matchAll(/^ {2}--([a-z-]+)( \S)?/gm)].map((m) => [
+      m[1] as string,
+      m[2] ? 'value' : 'boolean'
+    ])
+  )
+}
+
 /** Parses `argv` against `spec`; throws {@link CliError} on anything it does not know. */
 export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
   const flags = new Map<string, string>()
@@ -40,6 +57,11 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
     if (word === '--') {
       positionals.push(...argv.slice(i + 1))
       break
+    }
+    // `-h` is `--help` wherever help is (`check -h`), as for the command itself.
+    if (word === '-h' && Object.hasOwn(spec, 'help')) {
+      flags.set('help', '')
+      continue
     }
     if (!word.startsWith('--') || word === '-') {
       if (word.startsWith('-') && word !== '-')

@@ -9,6 +9,7 @@ import { OptionError, parseOptions, type GateOptions } from '../gate/options.js'
 import type { Report } from '../gate/report.js'
 import { SUMMARY_LIMITS, renderSummary } from '../render/summary.js'
 import { renderText } from '../render/text.js'
+import { terminalLine } from '../util/safe-text.js'
 import {
   gitSource,
   headBranch,
@@ -16,15 +17,25 @@ import {
   openRepository,
   resolveCommit
 } from '../source/git.js'
-import { terminalLine } from '../util/safe-text.js'
 import {
   CliError,
+  flagsFromUsage,
   formatFlag,
-  prNumber,
   type CliIo,
   type FlagSpec,
   type ParsedArgs
 } from './args.js'
+
+/** The flags of the gate's options, shared by check and land. */
+export const GATE_FLAGS_USAGE = `  --receipts-dir DIR            default .flow/review-receipts
+  --select changed|all|GLOBS    default changed
+  --require TYPES               comma-separated; default impl_review; '' for none
+  --bookkeeping-paths GLOBS     default .flow/**,!.flow/bin/**,!.flow/config.json
+  --unbound-head history|fail|allow             default history
+  --needs-human-conclusion action_required|failure|neutral   default action_required
+  --audit-deferred true|false   default true
+  --coverage report|require|off default report (require: every code commit reviewed)
+`
 
 export const CHECK_USAGE = `Usage: receipt-gate check [options]
 
@@ -40,32 +51,25 @@ Options:
   --head REV                    the PR head (default: HEAD)
   --base REV                    the PR base; selection, coverage and the diff start at
                                 its merge base with the head, whatever --select says
-                                (default: origin/HEAD, else main, else master)
+                                (default: origin/HEAD, else main, master, origin/main,
+                                origin/master)
   --branch NAME                 the PR head branch, for .flow/review-deferred/<slug>.md
                                 (default: the current branch when it points at the head)
   --body-file FILE              the PR body for the deferred audit (none: audit skipped)
   --format text|markdown|json   output (default: text; markdown is the job summary)
-  --receipts-dir DIR            default .flow/review-receipts
-  --select changed|all|GLOBS    default changed
-  --require TYPES               comma-separated; default impl_review; '' for none
-  --bookkeeping-paths GLOBS     default .flow/**,!.flow/bin/**,!.flow/config.json
-  --unbound-head history|fail|allow             default history
-  --needs-human-conclusion action_required|failure|neutral   default action_required
-  --audit-deferred true|false   default true
-  --coverage report|require|off default report (require: every code commit reviewed)
-
-A pull request through the GitHub API (token: GITHUB_TOKEN or GH_TOKEN; API:
-GITHUB_API_URL, default https://api.github.com):
+${GATE_FLAGS_USAGE}
+A pull request through the GitHub API (token: GITHUB_TOKEN, GH_TOKEN, else gh auth
+token; API: GITHUB_API_URL, default https://api.github.com):
   --pr N                        the pull request to gate (not with --head, --base,
                                 --branch or --body-file: the PR names them)
   --repo-slug OWNER/REPO        default: GITHUB_REPOSITORY, else the origin remote
   --post                        post the check run on the PR head, as the action does
   --check-name NAME             the check run's name with --post (default: Review receipts)
+  --exempt-authors LOGINS       PR authors that need no review (e.g. dependabot[bot])
+  --exempt-labels NAMES         labels whose PRs need no review
 
-Flow-Next land (land.mergeVerdictCommand): without --head and --pr, the land step's
-FLOW_HEAD_SHA (read from the local git when it has the commit, else through the API
-with FLOW_PR_NUMBER), FLOW_BASE_REF (the base when --base is not given) and
-FLOW_PR_NUMBER name the pull request; FLOW_SPEC_ID is shown in the report's notes.
+With FLOW_HEAD_SHA or FLOW_PR_NUMBER set (Flow-Next land's merge-verdict command) and
+neither --head nor --pr, check runs as receipt-gate land (see land --help).
 
 Examples:
   receipt-gate check
@@ -74,16 +78,11 @@ Examples:
   receipt-gate check --pr 42 --repo-slug acme/widgets --format markdown
 `
 
-/**
- * The flags, read off the usage so the two cannot disagree: `  --name WORD` takes a
- * value, a bare `  --name` (its description two spaces on) does not.
- */
-export const CHECK_FLAGS: FlagSpec = Object.fromEntries(
-  [...CHECK_USAGE.matchAll(/^ {2}--([a-z-]+)( \S)?/gm)].map((m) => [
-    m[1] as string,
-    m[2] ? 'value' : 'boolean'
-  ])
-)
+export const CHECK_FLAGS: FlagSpec = flagsFromUsage(CHECK_USAGE)
+
+const EXEMPT_FLAGS = ['exempt-authors', 'exempt-labels']
+/** How long `--pr` waits for the API in silence. */
+const WAIT_NOTICE_MS = 1000
 
 /** Runs the command; resolves to the exit code. */
 export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -93,7 +92,21 @@ export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number>
   const options = gateOptions(args)
   const body = readBody(args, io)
   const repoDir = resolve(io.cwd, args.flags.get('repo') ?? '.')
-  const report = await gate({ args, io, repoDir, options, body })
+  const pr = args.flags.get('pr')
+  const report =
+    pr === undefined
+      ? await runCheck(args, repoDir, options, body)
+      : await runPr(args, io, repoDir, options, pr)
+  printReport(report, format, io)
+  return gateExitCode(report)
+}
+
+/** The report on stdout in `format`. */
+export function printReport(
+  report: Report,
+  format: 'text' | 'markdown' | 'json',
+  io: CliIo
+): void {
   io.stdout(
     format === 'json'
       ? `${JSON.stringify(report, null, 2)}\n`
@@ -101,12 +114,17 @@ export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number>
         ? `${renderSummary(report, SUMMARY_LIMITS.jobSummary)}\n`
         : renderText(report, io.color, io.columns)
   )
+}
+
+/** 1 when the gate refuses (failure, action_required), else 0. */
+export function gateExitCode(report: Report): number {
   return report.conclusion === 'failure' || report.conclusion === 'action_required'
     ? 1
     : 0
 }
 
-function gateOptions(args: ParsedArgs): GateOptions {
+/** The gate's options from the command line's flags. */
+export function gateOptions(args: ParsedArgs): GateOptions {
   try {
     return parseOptions(Object.fromEntries(args.flags))
   } catch (error) {
@@ -125,54 +143,52 @@ function readBody(args: ParsedArgs, io: CliIo): string | null {
   }
 }
 
-/** One run's inputs: the command line, its I/O, the repository folder, the gate's. */
-interface Run {
-  args: ParsedArgs
-  io: CliIo
-  repoDir: string
-  options: GateOptions
-  body: string | null
-}
-
-/** The pull request (`--pr`, or land's when its head is not here) or the local repository. */
-async function gate(run: Run): Promise<Report> {
-  const land = landContext(run.args, run.io.env)
-  if (land === null) {
-    const pr = run.args.flags.get('pr')
-    return pr === undefined ? runCheck(run, null) : runPr(run, pr, null)
-  }
-  const local = land.head !== null && (await hasCommit(run.repoDir, land.head))
-  if (!local && land.pr === null)
-    throw new CliError(
-      `FLOW_HEAD_SHA ${land.head} is not in the local repository: fetch it (git fetch origin ${land.head}) or set FLOW_PR_NUMBER and a token to read it through the API`
-    )
-  const report = local
-    ? await runCheck(run, land)
-    : await runPr(run, String(land.pr), land.head)
-  return { ...report, notes: [...report.notes, landNote(land)] }
-}
-
-async function runPr(run: Run, pr: string, expectHead: string | null): Promise<Report> {
-  const { args, io } = run
+async function runPr(
+  args: ParsedArgs,
+  io: CliIo,
+  repoDir: string,
+  options: GateOptions,
+  pr: string
+): Promise<Report> {
   for (const flag of ['head', 'base', 'branch', 'body-file'])
     if (args.flags.has(flag))
       throw new CliError(
         `--${flag} does not apply to a pull request read through the API`
       )
-  // The GitHub client (Octokit, undici: ~130 ms of every start) is loaded for the API
-  // only (issue 23); bundled, it is the chunk files beside dist/cli.js.
-  const { checkPullRequest, prTarget } = await import('./pr-source.js')
-  const target = await prTarget(pr, args.flags.get('repo-slug'), run.repoDir, io.env)
+  // Loaded when a pull request is read: the GitHub client (Octokit, undici) costs every
+  // start ~130 ms to evaluate; bundled, "eager" keeps it in the one file, unevaluated.
+  const { checkPullRequest, prTarget } = await import(
+    /* webpackMode: "eager" */ './pr-source.js'
+  )
+  const log = (line: string): void =>
+    io.stderr(`receipt-gate check: ${terminalLine(line)}\n`)
+  const target = await prTarget(pr, args.flags.get('repo-slug'), repoDir, io.env, log)
   const checkName = args.flags.has('post')
     ? (args.flags.get('check-name') ?? 'Review receipts')
     : null
+  // A network that does not answer is waited for, with retries, for many seconds: when the
+  // first answer has not come within a second, say what is being waited for (a quick
+  // answer keeps the run quiet).
+  const waiting = setTimeout(
+    () =>
+      log(
+        `waiting for ${target.apiUrl} (pull request #${target.number} of ${target.owner}/${target.repo})…`
+      ),
+    WAIT_NOTICE_MS
+  )
+  const answered = (): void => clearTimeout(waiting)
+  target.octokit.hook.after('request', answered)
+  target.octokit.hook.error('request', (error) => {
+    answered()
+    throw error
+  })
   const { report, published } = await checkPullRequest(
     target,
-    run.options,
-    expectHead,
+    options,
+    null,
     checkName,
     io.stderr
-  )
+  ).finally(answered)
   if (published)
     io.stderr(
       published.fallback
@@ -182,73 +198,91 @@ async function runPr(run: Run, pr: string, expectHead: string | null): Promise<R
   return report
 }
 
-/** Whether the repository has the commit (never an error: the API may). */
-async function hasCommit(repoDir: string, sha: string): Promise<boolean> {
-  return openRepository(repoDir)
-    .then(async ({ root }) => resolveCommit(root, sha))
-    .then(
-      () => true,
-      () => false
-    )
+async function runCheck(
+  args: ParsedArgs,
+  repoDir: string,
+  options: GateOptions,
+  body: string | null
+): Promise<Report> {
+  for (const flag of ['repo-slug', 'post', 'check-name'])
+    if (args.flags.has(flag)) throw new CliError(`--${flag} applies only with --pr`)
+  // An exemption rests on the PR's author and labels, which only the API knows.
+  for (const flag of EXEMPT_FLAGS)
+    if (args.flags.has(flag))
+      throw new CliError(
+        `--${flag} applies only with --pr (the pull request's author and labels come from the API)`
+      )
+  return localReport({
+    repoDir,
+    options,
+    body,
+    head: args.flags.get('head'),
+    base: args.flags.get('base'),
+    branch: args.flags.get('branch')
+  })
 }
 
-async function runCheck(run: Run, land: LandContext | null): Promise<Report> {
-  const { args, options } = run
-  if (land === null)
-    for (const flag of ['repo-slug', 'post', 'check-name'])
-      if (args.flags.has(flag)) throw new CliError(`--${flag} applies only with --pr`)
+/** A run on a local repository: revisions as typed (undefined: the defaults). */
+export interface LocalRun {
+  repoDir: string
+  options: GateOptions
+  body: string | null
+  head: string | undefined
+  base: string | undefined
+  /** The PR's head branch (null: none known; undefined: the checked-out one at the head). */
+  branch: string | null | undefined
+  /** The other open PRs on the head, whose bodies the deferred audit holds too. */
+  sharing?: readonly { number: number; body: string }[]
+}
+
+/** The gate on a local repository, receipts read at the head through git plumbing. */
+export async function localReport(run: LocalRun): Promise<Report> {
+  const { options } = run
   // Every git question is asked of the top level: the answer must not depend on the
   // folder the CLI was pointed at or run from.
   const { root: repo, shallow } = await openRepository(run.repoDir)
-  const headFlag = args.flags.get('head') ?? land?.head ?? undefined
   // The base is resolved while the head is; the head's error still comes first. Coverage
   // and the diff need the merge base whatever selects the receipts: without it every
   // commit's coverage and every finding's place in the diff would be unknown.
-  const resolving = resolveCommit(repo, headFlag ?? 'HEAD')
-  const forking = findMergeBase(
-    repo,
-    resolving,
-    args.flags.get('base'),
-    land?.baseRef ?? null
-  )
+  const resolving = resolveCommit(repo, run.head ?? 'HEAD')
+  const forking = findMergeBase(repo, resolving, run.base)
   void forking.catch(() => undefined)
   const head = await resolving
   const [forkPoint, branch] = await Promise.all([
     forking,
-    args.flags.get('branch') ?? currentBranchAt(repo, head, headFlag)
+    run.branch !== undefined ? run.branch : currentBranchAt(repo, head, run.head)
   ])
   const source = gitSource({ repo, head, mergeBase: forkPoint, shallow })
   // The report names the merge base only where it chose the receipts.
   const base = options.select.mode === 'changed' ? forkPoint : null
-  return evaluate({ source, options, body: run.body, branch, base })
+  return evaluate({ source, options, body: run.body, branch, base, sharing: run.sharing })
 }
 
-/** The merge base of the head and `--base`, else land's base branch, else the default. */
+/**
+ * The base when none is named: the remote's default branch, then the usual local names,
+ * then their remote-tracking branches — a CI checkout (detached, no `origin/HEAD`, no
+ * local branch) has only `origin/main`.
+ */
+const DEFAULT_BASES = ['origin/HEAD', 'main', 'master', 'origin/main', 'origin/master']
+
+/** The merge base of the head and `--base`, else of the default base branch. */
 async function findMergeBase(
   repo: string,
   head: Promise<string>,
-  baseFlag: string | undefined,
-  baseRef: string | null
+  baseFlag: string | undefined
 ): Promise<string> {
-  const refs = [`refs/remotes/origin/${baseRef}`, `refs/heads/${baseRef}`]
   const baseSha =
     baseFlag !== undefined
       ? await resolveCommit(repo, baseFlag)
-      : baseRef !== null
-        ? await firstCommit(
-            repo,
-            refs,
-            `unknown base ${JSON.stringify(baseRef)} (${refs.join(', ')})`
-          )
-        : await firstCommit(
-            repo,
-            ['origin/HEAD', 'main', 'master'],
-            'no base branch found (origin/HEAD, main, master): pass --base REV'
-          )
+      : await firstCommit(
+          repo,
+          DEFAULT_BASES,
+          `no base branch found (${DEFAULT_BASES.join(', ')}): pass --base REV`
+        )
   const sha = await mergeBase(repo, baseSha, await head)
   if (sha === null)
     throw new CliError(
-      `no merge base between ${baseFlag ?? baseRef ?? 'the base branch'} and the head`
+      `no merge base between ${baseFlag ?? 'the base branch'} and the head`
     )
   return sha
 }
@@ -277,56 +311,4 @@ async function currentBranchAt(
     headFlag === undefined ? head : resolveCommit(repo, 'HEAD').catch(() => null)
   ])
   return at === head ? branch : null
-}
-
-/*
- * Flow-Next's land step names the pull request only in FLOW_* variables (CHECK_USAGE).
- * Any non-zero exit blocks the merge, so a variable that cannot be used is an error
- * (exit 2), never a guess.
- */
-interface LandContext {
-  head: string | null
-  pr: number | null
-  baseRef: string | null
-  spec: string | null
-}
-
-// A branch name as git allows it, and nothing a revision expression could add.
-const REF = /^(?!-)(?!.*(?:\.\.|@\{|\/\/|\.lock$|\/$|\.$))[^\s~^:?*[\\\x00-\x1f\x7f]+$/
-
-/** The land step's context, when its variables are set and no flag names the head. */
-function landContext(
-  args: ParsedArgs,
-  env: Readonly<Record<string, string | undefined>>
-): LandContext | null {
-  if (args.flags.has('head') || args.flags.has('pr')) return null
-  const head = env.FLOW_HEAD_SHA || null
-  const pr = env.FLOW_PR_NUMBER || null
-  if (head === null && pr === null) return null
-  if (head !== null && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(head))
-    throw new CliError(
-      `FLOW_HEAD_SHA must be a full commit SHA (got ${JSON.stringify(terminalLine(head))})`
-    )
-  const baseRef = env.FLOW_BASE_REF || null
-  if (baseRef !== null && !REF.test(baseRef))
-    throw new CliError(
-      `FLOW_BASE_REF must be a branch name (got ${JSON.stringify(terminalLine(baseRef))})`
-    )
-  return {
-    head: head?.toLowerCase() ?? null,
-    pr: pr === null ? null : prNumber(pr, 'FLOW_PR_NUMBER'),
-    baseRef,
-    spec: env.FLOW_SPEC_ID?.slice(0, 200) || null
-  }
-}
-
-/** The report's note naming what the land step asked about (rendered as hostile text). */
-function landNote(land: LandContext): string {
-  const parts = [
-    land.pr !== null ? `pull request #${land.pr}` : null,
-    land.spec !== null ? `spec ${land.spec}` : null,
-    land.head !== null ? `head ${land.head.slice(0, 12)}` : null,
-    land.baseRef !== null ? `base ${land.baseRef}` : null
-  ].filter((part): part is string => part !== null)
-  return `Flow-Next land merge-verdict check: ${parts.join(', ')}.`
 }

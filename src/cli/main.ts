@@ -4,7 +4,8 @@
  */
 import packageJson from '../../package.json' with { type: 'json' }
 import { parseArgs, type CliIo, type FlagSpec, type ParsedArgs } from './args.js'
-import { CHECK_FLAGS, CHECK_USAGE, checkCommand } from './check-command.js'
+import { CHECK_FLAGS, CHECK_USAGE } from './check-command.js'
+import { LAND_FLAGS, LAND_USAGE, checkOrLand, landCommand } from './land-command.js'
 import { VALIDATE_USAGE, validateCommand } from './validate-command.js'
 
 /** package.json's version, bundled in at build time. */
@@ -14,6 +15,7 @@ const USAGE = `Usage: receipt-gate <command> [options]
 
 Commands:
   check            run the gate on a local git repository (see check --help)
+  land             Flow-Next land's merge-verdict command (see land --help)
   validate FILE…   check receipt files on their own (envelope + projection)
 
 Options:
@@ -32,7 +34,8 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
-  check: { flags: CHECK_FLAGS, usage: CHECK_USAGE, run: checkCommand },
+  check: { flags: CHECK_FLAGS, usage: CHECK_USAGE, run: checkOrLand },
+  land: { flags: LAND_FLAGS, usage: LAND_USAGE, run: landCommand },
   validate: { flags: { format: 'value' }, usage: VALIDATE_USAGE, run: validateCommand }
 }
 

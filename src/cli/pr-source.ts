@@ -1,20 +1,27 @@
 /**
- * `receipt-gate check --pr N`: the gate on a pull request through the GitHub API — the
- * action's own pieces (the PR read fresh, its body for the audit, the receipts at its
- * head through the API source, the same gate), so the CLI's report is the action's.
- * A check run is posted only when asked (`--post`), as the action posts it.
+ * `receipt-gate check --pr N` and `land`: a pull request through the GitHub API — the
+ * action's own pieces (one GraphQL read of the PR, REST where GraphQL fails, its body for
+ * the audit, the receipts at its head through the API source, the same gate), so the
+ * CLI's report is the action's. A check run is posted only when asked (`--post`).
  */
+import { execFile } from 'node:child_process'
 import { publishReport, type PublishLog, type Published } from '../action/publish.js'
 import { evaluate } from '../gate/evaluate.js'
 import type { GateOptions } from '../gate/options.js'
 import type { Report } from '../gate/report.js'
 import { apiSource } from '../github/api-source.js'
 import { createClient, GitHubError, type Octokit } from '../github/client.js'
-import { getPullRequest, pullsSharingHead } from '../github/pulls.js'
+import type { GraphqlRead } from '../github/graphql-source.js'
+import {
+  pullsSharingHead,
+  type PullRequestInfo,
+  type SharingPull
+} from '../github/pulls.js'
+import { readPullRequest } from '../github/read-pull.js'
 import { timeScaleFrom } from '../action/context.js'
 import { git } from '../source/git.js'
 import { terminalLine } from '../util/safe-text.js'
-import { CliError, prNumber } from './args.js'
+import { CliError, NEEDS_TOKEN, prNumber } from './args.js'
 
 export interface PrTarget {
   owner: string
@@ -23,6 +30,8 @@ export interface PrTarget {
   octokit: Octokit
   /** The web address of the repository, for the report's `file:line` links (as the action's). */
   repositoryUrl: string
+  /** The API it reads from, for the progress line. */
+  apiUrl: string
   timeScale: number
 }
 
@@ -31,56 +40,125 @@ const SLUG = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/
 
 /**
  * Where `--pr N` reads: the slug from `--repo-slug`, `GITHUB_REPOSITORY` or the origin
- * remote; the token from `GITHUB_TOKEN` / `GH_TOKEN`; the API from `GITHUB_API_URL`.
+ * remote; the token from `GITHUB_TOKEN` / `GH_TOKEN`, else the gh CLI's login; the API
+ * from `GITHUB_API_URL`. `log` gets the client's retries (a network that does not answer
+ * is not silence).
  */
 export async function prTarget(
   pr: string,
   slugFlag: string | undefined,
   repoDir: string,
-  env: Readonly<Record<string, string | undefined>>
+  env: Readonly<Record<string, string | undefined>>,
+  log: (line: string) => void = () => undefined
 ): Promise<PrTarget> {
   const number = prNumber(pr, '--pr')
-  const slug = slugFlag ?? (env.GITHUB_REPOSITORY || (await originSlug(repoDir)))
-  if (slug === null)
-    throw new CliError(
-      'no repository to read the pull request from: pass --repo-slug OWNER/REPO (or set GITHUB_REPOSITORY)'
-    )
-  const match = SLUG.exec(slug)
-  if (!match || slug.endsWith('.git') || /^\.+$/.test(match[2] ?? ''))
-    throw new CliError(
-      `${slugFlag !== undefined ? '--repo-slug' : 'the repository'} must be OWNER/REPO (got ${JSON.stringify(terminalLine(slug))})`
-    )
-  const token = env.GITHUB_TOKEN || env.GH_TOKEN
-  if (!token)
-    throw new CliError(
-      `reading pull request #${number} needs a token: set GITHUB_TOKEN or GH_TOKEN`
-    )
   const apiUrl = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '')
-  const timeScale = timeScaleFrom(env)
   // Links go to GITHUB_SERVER_URL as the action reads it, else the server of a GitHub
   // Enterprise Server API (`https://HOST/api/v3`), else github.com.
   const server = env.GITHUB_SERVER_URL
     ? env.GITHUB_SERVER_URL.replace(/\/+$/, '')
     : (/^(https?:\/\/[^/]+)\/api\/v3$/.exec(apiUrl)?.[1] ?? 'https://github.com')
+  const { slug, from } =
+    slugFlag !== undefined
+      ? { slug: slugFlag, from: '--repo-slug' }
+      : env.GITHUB_REPOSITORY
+        ? { slug: env.GITHUB_REPOSITORY, from: 'GITHUB_REPOSITORY' }
+        : await originSlug(repoDir, server)
+  const match = SLUG.exec(slug)
+  if (!match || slug.endsWith('.git') || /^\.+$/.test(match[2] ?? ''))
+    throw new CliError(
+      `${from} must be OWNER/REPO (got ${JSON.stringify(terminalLine(slug))}): pass --repo-slug OWNER/REPO`
+    )
+  const token = env.GITHUB_TOKEN || env.GH_TOKEN || (await ghToken(apiUrl))
+  if (!token) throw new CliError(`reading pull request #${number} ${NEEDS_TOKEN}`)
+  const timeScale = timeScaleFrom(env)
   return {
     owner: match[1] as string,
     repo: match[2] as string,
     number,
-    octokit: createClient({ token, baseUrl: apiUrl, timeScale }),
+    octokit: createClient({ token, baseUrl: apiUrl, timeScale, onRetry: log }),
     repositoryUrl: `${server}/${match[1]}/${match[2]}`,
+    apiUrl,
     timeScale
   }
 }
 
-/** OWNER/REPO of the `origin` remote when it is a GitHub-style URL, else null. */
-async function originSlug(repoDir: string): Promise<string | null> {
+/**
+ * The gh CLI's token for the API's host (`gh auth token`), or null: a gh user usually has
+ * no token in the environment. gh missing, logged out or slow is simply no token.
+ */
+async function ghToken(apiUrl: string): Promise<string | null> {
+  const host = URL.canParse(apiUrl) ? new URL(apiUrl).host.replace(/^api\./, '') : ''
+  const hostname = host === 'github.com' ? [] : ['--hostname', host]
+  return new Promise((resolve) => {
+    execFile(
+      'gh',
+      ['auth', 'token', ...hostname],
+      { encoding: 'utf8', timeout: 10_000 },
+      (error, stdout) => {
+        const token = stdout.trim()
+        // A token is one printable word; anything else (a prompt, a message) is none.
+        resolve(!error && /^[\x21-\x7e]{1,1000}$/.test(token) ? token : null)
+      }
+    )
+  })
+}
+
+/**
+ * OWNER/REPO of the `origin` remote, and where it came from; a remote that is not on the
+ * GitHub server the API belongs to (GitLab, a local path, a bare clone's source) is an
+ * error that names it: a slug guessed from it would read some other repository.
+ */
+async function originSlug(
+  repoDir: string,
+  server: string
+): Promise<{ slug: string; from: string }> {
   const url = await git(repoDir, ['config', '--get', 'remote.origin.url']).then(
     (out) => out.stdout.trim(),
     () => ''
   )
-  // https://host/OWNER/REPO(.git), git@host:OWNER/REPO(.git), ssh://git@host/OWNER/REPO.
-  const match = /[/:]([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url)
-  return match ? `${match[1]}/${match[2]}` : null
+  const none =
+    'no repository to read the pull request from: pass --repo-slug OWNER/REPO (or set GITHUB_REPOSITORY)'
+  if (url === '') throw new CliError(`${none}; the folder has no origin remote`)
+  const from = `the origin remote (${terminalLine(url)})`
+  // https://HOST/OWNER/REPO(.git), git@HOST:OWNER/REPO(.git), ssh://git@HOST(:port)/OWNER/REPO.
+  const match =
+    /^(?:https?:\/\/(?:[^@/]+@)?|ssh:\/\/(?:[^@/]+@)?|[^@/:]+@)([^/:]+)(?::\d+)?[/:]([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(
+      url
+    )
+  const host = new URL(server).hostname.toLowerCase()
+  const hosts = host === 'github.com' ? ['github.com', 'ssh.github.com'] : [host]
+  if (!match || !hosts.includes((match[1] ?? '').toLowerCase()))
+    throw new CliError(
+      `${none}; ${from} is not a repository on ${host} (set GITHUB_SERVER_URL and GITHUB_API_URL for GitHub Enterprise Server)`
+    )
+  return { slug: `${match[2]}/${match[3]}`, from }
+}
+
+/**
+ * The PR as the action reads it (one GraphQL query, REST where GraphQL fails: `say` is
+ * told why); `head`, when known, is read with it.
+ */
+export async function readPull(
+  target: PrTarget,
+  receiptsDir: string,
+  head: string | null,
+  say: (line: string) => void
+): ReturnType<typeof readPullRequest> {
+  const { owner, repo, number, octokit } = target
+  let fallback: string | null = null
+  const read = await api(target, 'read', async () =>
+    readPullRequest(
+      { octokit, owner, repo, number, head, branchSinkPath: null, receiptsDir },
+      (why) => (fallback = why)
+    )
+  )
+  // Said once REST answered: when it fails too, its error is the one line that matters.
+  if (fallback !== null)
+    say(
+      `receipt-gate: the GraphQL read failed (${terminalLine(fallback)}); read through REST\n`
+    )
+  return read
 }
 
 /**
@@ -96,19 +174,21 @@ export async function checkPullRequest(
   stderr: (text: string) => void
 ): Promise<{ report: Report; published: Published | null }> {
   const { owner, repo, number, octokit } = target
-  const pull = await api(target, 'read', async () =>
-    getPullRequest(octokit, owner, repo, number)
+  const { pull, graphql } = await readPull(
+    target,
+    options.receiptsDir,
+    expectHead,
+    stderr
   )
-  // The land step judged one head: a PR that moved since is a different question.
+  // The PR's files and commits lists are its current head's: a PR that moved since the
+  // head land judged cannot be judged at that head through the API.
   if (expectHead !== null && pull.headSha.toLowerCase() !== expectHead.toLowerCase())
     throw new CliError(
       `pull request #${number} moved: its head is ${pull.headSha}, FLOW_HEAD_SHA is ${expectHead}`
     )
   // The check run is the commit's: every other open PR on that head must hold too.
-  const sharing = await api(target, 'read', async () =>
-    pullsSharingHead(octokit, owner, repo, pull.headSha, number)
-  )
-  const source = apiSource({
+  const sharing = await sharingOn(target, graphql, pull.headSha)
+  const rest = apiSource({
     octokit,
     owner,
     repo,
@@ -120,16 +200,48 @@ export async function checkPullRequest(
   })
   const report = await api(target, 'gate', async () =>
     evaluate({
-      source,
+      // GraphQL for the receipts, the REST source for the rest, as the action does.
+      source: graphql ? graphql.source(rest) : rest,
       options,
       body: pull.body,
       sharing,
       branch: pull.headRef,
+      pull,
       repositoryUrl: target.repositoryUrl
     })
   )
   if (checkName === null) return { report, published: null }
-  const published = await api(target, 'post a check run on', async () =>
+  const published = await postReport(target, report, pull, checkName, stderr)
+  return { report, published }
+}
+
+/**
+ * The other open PRs whose head is `head`: read with the PR when GraphQL read that head,
+ * else one REST request.
+ */
+export async function sharingOn(
+  target: PrTarget,
+  graphql: GraphqlRead | null,
+  head: string
+): Promise<SharingPull[]> {
+  const { owner, repo, number, octokit } = target
+  return (
+    graphql?.sharing ??
+    (await api(target, 'read', async () =>
+      pullsSharingHead(octokit, owner, repo, head, number)
+    ))
+  )
+}
+
+async function postReport(
+  target: PrTarget,
+  report: Report,
+  pull: PullRequestInfo,
+  checkName: string,
+  stderr: (text: string) => void
+): Promise<Published> {
+  const { owner, repo, octokit } = target
+  return api(target, 'post a check run on', async () =>
     publishReport(report, {
       octokit,
       owner,
@@ -142,7 +254,6 @@ export async function checkPullRequest(
       log: plainLog(stderr)
     })
   )
-  return { report, published }
 }
 
 /**

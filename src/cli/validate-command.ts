@@ -2,8 +2,8 @@
  * `receipt-gate validate FILE…`: each receipt file alone (no git), for editors and
  * pre-commit hooks. What it checks and its exit codes: VALIDATE_USAGE below.
  */
-import { readdirSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { readdirSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { basename } from 'node:path/posix'
 import { TYPE_TO_KIND } from '../receipts/limits.js'
 import { loadGenerations, selectCurrent, type HistoryFile } from '../receipts/lineage.js'
@@ -12,16 +12,18 @@ import { plural } from '../gate/review-head.js'
 import { terminalLine } from '../util/safe-text.js'
 import { CliError, formatFlag, type CliIo, type ParsedArgs } from './args.js'
 
-export const VALIDATE_USAGE = `Usage: receipt-gate validate [--format text|json] FILE…
+export const VALIDATE_USAGE = `Usage: receipt-gate validate [--format text|json] FILE|FOLDER…
 
 Checks review receipt files on their own: the envelope as flow-next's Ralph guard
 reads it, and the structured projection (findings v1, criteria) exactly as flowctl
-validates it. A receipt with a lineage (FILE.history/ beside it, or a round past 1)
+validates it. A FOLDER stands for the receipts in it, as check finds them: every
+*.json under it, those inside a *.history/ folder left out. A receipt with a lineage (FILE.history/ beside it, or a round past 1)
 has it checked as \`check\` reads it. Exit 0 when every file is readable, its
 projection valid or absent and its lineage sound, 1 otherwise, 2 on usage errors.
 
-Example:
+Examples:
   receipt-gate validate .flow/review-receipts/*.json
+  receipt-gate validate .flow/review-receipts
 `
 
 /** One file's verdict in the JSON form of `validate`: every key, null when unknown. */
@@ -49,7 +51,8 @@ export function validateCommand(args: ParsedArgs, io: CliIo): number {
   const format = formatFlag(args, ['text', 'json'])
   if (args.positionals.length === 0)
     throw new CliError('no FILE given: name one or more receipt files (see --help)')
-  const rows = args.positionals.map((path) => toRow(readAndInspect(path, io), io))
+  const files = args.positionals.flatMap((path) => receiptFiles(path, io))
+  const rows = files.map((path) => toRow(readAndInspect(path, io), io))
   io.stdout(
     format === 'json' ? `${JSON.stringify(rows, null, 2)}\n` : rows.map(textOf).join('')
   )
@@ -59,6 +62,35 @@ export function validateCommand(args: ParsedArgs, io: CliIo): number {
   )
     ? 0
     : 1
+}
+
+/**
+ * A FILE as given; a FOLDER as the receipts under it (`*.json`, not in a `*.history/`
+ * folder: those are generations, checked with their receipt), sorted.
+ */
+function receiptFiles(path: string, io: CliIo): string[] {
+  const full = resolve(io.cwd, path)
+  let folder = false
+  try {
+    folder = statSync(full).isDirectory()
+  } catch {
+    // Not there: readBytes says so for the file.
+  }
+  if (!folder) return [path]
+  const found = readdirSync(full, { recursive: true, encoding: 'utf8' })
+    .map((name) => name.split('\\').join('/'))
+    .filter(
+      (name) =>
+        name.endsWith('.json') &&
+        !name
+          .split('/')
+          .slice(0, -1)
+          .some((part) => part.endsWith('.history')) &&
+        !statSync(join(full, name)).isDirectory()
+    )
+    .sort()
+  // None: the folder's own row says so (EISDIR below).
+  return found.length === 0 ? [path] : found.map((name) => join(path, name))
 }
 
 function readAndInspect(path: string, io: CliIo): InspectedReceipt {
@@ -164,7 +196,7 @@ function textOf(row: ValidateRow): string {
 
 const READ_ERRORS: Record<string, string> = {
   ENOENT: 'no such file',
-  EISDIR: 'is a folder, not a receipt file',
+  EISDIR: 'is a folder with no receipt file (*.json) in it',
   EACCES: 'permission denied',
   ENOTDIR: 'no such file (a part of the path is not a folder)'
 }

@@ -14,8 +14,10 @@ import {
 } from './coverage.js'
 import { auditDeferred, auditProblems, deferralSinkPath } from './deferred.js'
 import { diffMap } from './diff-map.js'
+import { exemptionOf, exemptOptions, type PullFacts } from './exempt.js'
 import { overallConclusion, worstCurrentVerdict } from './gate.js'
 import type { GateOptions } from './options.js'
+import { SITUATIONS } from './outcome.js'
 import { placeFindings } from './placement.js'
 import { applyCaps, blobsOf, planReceipts, selectPlans } from './plan.js'
 import type { Problem, ReceiptRow, Report } from './report.js'
@@ -60,13 +62,17 @@ export interface EvaluateInput {
   base?: string | null
   /** `<server>/<owner>/<repo>`, for links to the head's lines in the summary (issue 25). */
   repositoryUrl?: string | null
+  /** The PR's author and labels as the API gives them, for `exempt-*`; null: no PR (local). */
+  pull?: PullFacts | null
 }
 
 /** Runs the whole gate and returns the report. */
 export async function evaluate(input: EvaluateInput): Promise<Report> {
-  const { source, options } = input
+  const { source } = input
+  const exempt = exemptionOf(input.options, input.pull ?? null)
+  const options = exempt ? exemptOptions(input.options) : input.options
   const base = input.base ?? null
-  const problems: Problem[] = []
+  const problems: Problem[] = situations(source, base)
   const notes: string[] = []
   // Performance (issue 7): the changed files are asked for while the folder is listed
   // (two independent round trips); a failure still surfaces where it is awaited.
@@ -98,8 +104,17 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const selected = applyCaps(
     selectPlans(plans, options.select, await changed, base, notes)
   )
-  if (listing.entries.length === 0 && !listing.truncated)
-    notes.push(`no receipts under ${options.receiptsDir} at ${shortSha(source.head)}`)
+  if (listing.entries.length === 0 && !listing.truncated) {
+    const message = `no receipts under ${options.receiptsDir} at ${shortSha(source.head)}`
+    notes.push(message)
+    problems.push({ code: SITUATIONS.emptyDir, path: options.receiptsDir, message })
+  } else if (selected.length === 0 && plans.length > 0) {
+    const message =
+      options.select.mode === 'globs'
+        ? 'select matched no receipt'
+        : `no receipt changed since the merge base${base ? ` ${shortSha(base)}` : ''}`
+    problems.push({ code: SITUATIONS.nothingSelected, path: null, message })
+  }
   const [body, branch] = await Promise.all([input.body, input.branch])
   const sinkPath = branch ? deferralSinkPath(branch) : null
   const sinkRead =
@@ -169,8 +184,30 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     problems,
     notes: [...notes, ...deferred.notes],
     diff: placed.diff,
-    ...(coverage === undefined ? {} : { coverage })
+    ...(coverage === undefined ? {} : { coverage }),
+    ...(exempt ? { exempt } : {})
   }
+}
+
+/**
+ * What the source says that fails nothing but explains an empty or stale result: a
+ * shallow clone, a head that is the merge base itself (a run on the base branch).
+ */
+function situations(source: ReceiptSource, base: string | null): Problem[] {
+  const out: Problem[] = []
+  if (source.shallow)
+    out.push({
+      code: SITUATIONS.shallow,
+      path: null,
+      message: 'the repository is a shallow clone: answers from its history may be cut'
+    })
+  if (base !== null && base === source.head)
+    out.push({
+      code: SITUATIONS.headIsBase,
+      path: null,
+      message: `the head ${shortSha(source.head)} is the merge base itself: nothing changed since the base`
+    })
+  return out
 }
 
 /**

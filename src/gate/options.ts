@@ -29,6 +29,10 @@ export interface GateOptions {
   auditDeferred: boolean
   maxAnnotations: number
   coverage: (typeof COVERAGE_MODES)[number]
+  /** Pull request authors (logins) that need no review: the API's word, never a receipt's. */
+  exemptAuthors: string[]
+  /** Labels whose pull requests need no review. */
+  exemptLabels: string[]
 }
 
 /** A setting's input name (= the CLI flag's): its key in kebab case (`receipts-dir`). */
@@ -54,9 +58,10 @@ export class OptionError extends Error {
 export function mustBe(
   input: string,
   what: string,
-  value: string | undefined
+  value: string | undefined,
+  hint = ''
 ): OptionError {
-  return new OptionError(input, `must be ${what} (got ${JSON.stringify(value)})`)
+  return new OptionError(input, `must be ${what} (got ${JSON.stringify(value)})${hint}`)
 }
 
 /** Splits a list input on commas and newlines; blanks dropped. */
@@ -77,7 +82,48 @@ function oneOf<T extends string>(
   const trimmed = value?.trim()
   if (!trimmed) return fallback
   if ((allowed as readonly string[]).includes(trimmed)) return trimmed as T
-  throw mustBe(input, `one of ${allowed.join(', ')}`, value)
+  const near = closest(trimmed, allowed)
+  throw mustBe(
+    input,
+    `one of ${allowed.join(', ')}`,
+    value,
+    near === null ? '' : `: did you mean ${near}?`
+  )
+}
+
+/**
+ * The allowed word `typed` is most likely a typo of (at most two edits — a letter added,
+ * dropped, changed, or two swapped — and fewer than half its letters), or null.
+ */
+export function closest(typed: string, allowed: readonly string[]): string | null {
+  const word = typed.toLowerCase()
+  let best: { name: string; distance: number } | null = null
+  for (const name of allowed) {
+    const distance = editDistance(word, name.toLowerCase())
+    if (
+      distance <= Math.min(2, Math.floor(name.length / 2)) &&
+      (!best || distance < best.distance)
+    )
+      best = { name, distance }
+  }
+  return best?.name ?? null
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0))
+  )
+  const at = (i: number, j: number): number => rows[i]?.[j] ?? 0
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let d = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, at(i - 2, j - 2) + 1)
+      ;(rows[i] as number[])[j] = d
+    }
+  return at(a.length, b.length)
 }
 
 function parseBoolean(raw: RawOptions, input: InputName, fallback: boolean): boolean {
@@ -90,11 +136,23 @@ function parseBoolean(raw: RawOptions, input: InputName, fallback: boolean): boo
   throw mustBe(input, 'true or false', value)
 }
 
+const SELECT_MODES = ['changed', 'all']
+
 function parseSelect(value: string | undefined): Selection {
   const items = parseList(value ?? '')
   if (items.length === 0 || (items.length === 1 && items[0] === 'changed'))
     return { mode: 'changed' }
   if (items.length === 1 && items[0] === 'all') return { mode: 'all' }
+  // A bare word is no glob of a receipt (a receipt is a `*.json` path): a mode mistyped
+  // (`chnaged`, `All`) would otherwise select nothing, and say so only as a missing review.
+  for (const item of items) {
+    const near = /^[A-Za-z_-]+$/.test(item) ? closest(item, SELECT_MODES) : null
+    if (near !== null)
+      throw new OptionError(
+        'select',
+        `unknown mode ${JSON.stringify(item)}: did you mean ${near}? (select is changed, all, or globs of receipt files such as .flow/review-receipts/impl-*.json)`
+      )
+  }
   if (items.includes('changed') || items.includes('all'))
     throw new OptionError(
       'select',
@@ -119,11 +177,13 @@ function parseRequire(value: string | undefined): string[] {
   const types = parseList(value)
   const known = Object.keys(TYPE_TO_KIND)
   const unknown = types.find((type) => !known.includes(type))
-  if (unknown !== undefined)
+  if (unknown !== undefined) {
+    const near = closest(unknown, known)
     throw new OptionError(
       'require',
-      `unknown receipt type ${JSON.stringify(unknown)}: the types are ${known.join(', ')}`
+      `unknown receipt type ${JSON.stringify(unknown)}: the types are ${known.join(', ')}${near === null ? '' : `; did you mean ${near}?`}`
     )
+  }
   return types
 }
 
@@ -155,6 +215,8 @@ export function parseOptions(raw: RawOptions): GateOptions {
     ),
     auditDeferred: parseBoolean(raw, 'audit-deferred', true),
     maxAnnotations: parseMax(raw['max-annotations']),
-    coverage: oneOf(raw, 'coverage', COVERAGE_MODES, 'report')
+    coverage: oneOf(raw, 'coverage', COVERAGE_MODES, 'report'),
+    exemptAuthors: parseList(raw['exempt-authors'] ?? ''),
+    exemptLabels: parseList(raw['exempt-labels'] ?? '')
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { Coverage } from './coverage.js'
 import type { DeferredAudit } from './deferred.js'
+import type { Exemption } from './exempt.js'
 import type { Conclusion, Currentness } from './gate.js'
 
 export type HeadSource = 'findings' | 'envelope' | 'history' | 'none'
@@ -136,6 +137,8 @@ export interface Report {
   diff?: DiffPlacement
   /** Review coverage of the PR's code commits: null when not computed, absent when off. */
   coverage?: Coverage | null
+  /** What exempted the PR from requiring a review (`exempt-authors`, `exempt-labels`); absent when nothing did. */
+  exempt?: Exemption
 }
 
 /** A current finding with the path of the receipt that holds it. */

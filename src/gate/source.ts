@@ -85,6 +85,8 @@ export interface PrGraphCommit {
 export interface ReceiptSource {
   /** The head commit the gate judges. */
   readonly head: string
+  /** A shallow clone: answers from history may be cut (a fetch, not a review, is the fix). */
+  readonly shallow?: boolean
   /** Lists `dir` at the head, recursively. An absent folder is an empty listing. */
   listTree(dir: string): Promise<TreeListing>
   /** Reads many blobs at once; a blob that cannot be read maps to an error string. */

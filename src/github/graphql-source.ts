@@ -125,7 +125,9 @@ const Answer = z.object({
       body: z.string().nullable(),
       changedFiles: z.number().catch(0),
       isCrossRepository: z.boolean().catch(false),
-      commits: z.unknown().optional()
+      commits: z.unknown().optional(),
+      author: z.unknown().optional(),
+      labels: z.unknown().optional()
     }),
     folder: z.unknown().optional(),
     head: z
@@ -164,6 +166,20 @@ const HistoryAnswer = z.object({
   repository: z.object({ object: z.record(z.string(), z.unknown()) })
 })
 
+/** The author: GraphQL spells a bot's login without REST's `[bot]` (`dependabot`). */
+const GqlAuthor = z.object({ __typename: z.string(), login: z.string().min(1) })
+/** The labels, when the first page holds them all. */
+const GqlLabels = z
+  .object({ totalCount: z.number(), nodes: z.array(z.object({ name: z.string() })) })
+  .refine((labels) => labels.nodes.length === labels.totalCount)
+
+/** The author's login as REST spells it, or null when the answer has none. */
+function restLogin(author: unknown): string | null {
+  const found = GqlAuthor.safeParse(author).data
+  if (!found) return null
+  return found.__typename === 'Bot' ? `${found.login}[bot]` : found.login
+}
+
 // ------------------------------------------------------------------ the queries
 
 const BLOB = 'byteSize isBinary isTruncated text'
@@ -200,6 +216,7 @@ function mainQuery(withHead: boolean, withSink: boolean): string {
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) {
       number body headRefOid baseRefOid headRefName isCrossRepository changedFiles
+      author { __typename login } labels(first: 100) { totalCount nodes { name } }
       ${COMMITS}
     }
     ${withHead ? FOLDER : ''}
@@ -274,7 +291,9 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     // An empty description ("" here, null through REST) is an empty body, audited.
     body: raw.body ?? '',
     changedFiles: raw.changedFiles,
-    fork: raw.isCrossRepository
+    fork: raw.isCrossRepository,
+    author: restLogin(raw.author),
+    labels: GqlLabels.safeParse(raw.labels).data?.nodes.map((label) => label.name) ?? null
   }
   const graph = graphOf(raw.commits)
   return {

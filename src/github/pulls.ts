@@ -1,5 +1,10 @@
 /** Pull request reads: the PR itself (body fresh, never from the payload) and, for `workflow_run`, finding it. */
+import { z } from 'zod'
 import type { Octokit } from './client.js'
+
+// Read leniently: an odd author or label list is an unknown (no exemption), not a failed read.
+const Author = z.object({ login: z.string().min(1) })
+const Labels = z.array(z.object({ name: z.string() }))
 
 export interface PullRequestInfo {
   number: number
@@ -12,6 +17,10 @@ export interface PullRequestInfo {
   changedFiles: number
   /** True when the head lives in another repository (a fork). */
   fork: boolean
+  /** The author's login as REST spells it (`dependabot[bot]`), for `exempt-authors`. */
+  author: string | null
+  /** Label names (null: not all could be read), for `exempt-labels`. */
+  labels: string[] | null
 }
 
 /** `pulls.get`: the body is read fresh, so `edited` events see the new body. */
@@ -29,7 +38,9 @@ export async function getPullRequest(
     baseSha: data.base.sha,
     body: data.body ?? '',
     changedFiles: data.changed_files,
-    fork: data.head.repo?.full_name !== data.base.repo.full_name
+    fork: data.head.repo?.full_name !== data.base.repo.full_name,
+    author: Author.safeParse(data.user).data?.login ?? null,
+    labels: Labels.safeParse(data.labels).data?.map((label) => label.name) ?? null
   }
 }
 

@@ -16,6 +16,7 @@ import {
   type ReportFinding
 } from '../gate/report.js'
 import { hintItem } from '../gate/deferred.js'
+import { nextStep, reportTitle } from '../gate/outcome.js'
 import { plural, shortSha } from '../gate/review-head.js'
 import { htmlText, mdCode, mdFence, mdInline } from './markdown-escape.js'
 
@@ -34,54 +35,7 @@ const ICON: Record<Conclusion, string> = {
  * or `40 stale receipts ended unresolved (NEEDS_WORK)`; a passing run names its verdict.
  */
 export function renderTitle(report: Report): string {
-  if (report.title !== undefined) return report.title
-  if (report.receipts.length === 0 && report.missing.length === 0)
-    return 'No review receipts selected'
-  const open = introducedOpen(report)
-  const severe = ['P0', 'P1'].flatMap((severity) => {
-    const n = open.filter((f) => f.severity === severity).length
-    return n > 0 ? [`${n} ${severity}`] : []
-  })
-  const findings =
-    open.length === 0
-      ? 'no introduced findings open'
-      : `${plural(open.length, 'introduced finding')} open${severe.length ? ` (${severe.join(', ')})` : ''}`
-  // The verdict (with the open findings) leads when it fails the run or findings are
-  // open — before the cut at 250 characters — and is the whole line when nothing failed.
-  const lead = report.verdict
-    ? `${report.verdict} — ${findings}`
-    : open.length > 0
-      ? findings
-      : null
-  const verdictFails = report.verdict !== '' && report.verdict !== 'SHIP'
-  const causes = [
-    report.missing.length > 0 && `No current ${report.missing.join(', ')}`,
-    (verdictFails || open.length > 0) && lead,
-    ...failureCauses(report)
-  ].filter((cause) => typeof cause === 'string')
-  if (causes.length === 0) causes.push(lead ?? `No current receipt — ${findings}`)
-  return causes.join(' — ').slice(0, 250)
-}
-
-/** What failed the run besides the current verdict and the missing types, in words. */
-function failureCauses(report: Report): Array<string | false> {
-  const stale = report.receipts.filter(
-    (row) => row.currentness === 'stale' && row.conclusion === 'failure'
-  )
-  const verdicts = [...new Set(stale.map((row) => row.verdict ?? 'no verdict'))]
-  const unknown = report.receipts.filter(
-    (r) => r.currentness === 'unreadable' || r.currentness === 'ambiguous'
-  ).length
-  const codes = report.problems.map((p) => p.code)
-  return [
-    stale.length > 0 &&
-      `${plural(stale.length, 'stale receipt')} ended unresolved (${verdicts.join(', ')})`,
-    unknown > 0 && `${unknown} unreadable or ambiguous`,
-    codes.includes('truncated-tree') && 'receipts folder listed incompletely',
-    report.deferred.hints.length > 0 && 'deferred findings not named in the PR body',
-    codes.some((code) => code.startsWith('coverage-')) &&
-      'code commits not proven reviewed'
-  ]
+  return reportTitle(report)
 }
 
 /** The deferred audit's line when it was skipped: its note says why, once. */
@@ -176,6 +130,14 @@ function headerBlocks(report: Report): Block[] {
     '',
     `**${mdInline(renderTitle(report))}**`,
     '',
+    `**Next:** ${mdInline(nextStep(report))}`,
+    '',
+    ...(report.exempt
+      ? [
+          `Exempt: ${mdInline(`${report.exempt.by} ${report.exempt.name}`)} (input ${mdCode(report.exempt.input)}) — no review is required; the receipts it brings are still gated.`,
+          ''
+        ]
+      : []),
     `Head ${mdCode(shortSha(report.head))}${report.base ? ` · changed since ${mdCode(shortSha(report.base))}` : ''} · ${plural(report.receipts.length, 'receipt')} selected · required: ${required}`,
     ...report.notes.flatMap((note) => ['', `> ${mdInline(note)}`])
   ]
@@ -309,7 +271,8 @@ function linkTarget(url: string): string {
 /** Review coverage of the PR's code commits (issue 25): what no SHIP review's range holds. */
 function coverageBlocks({ coverage }: Report): Block[] {
   if (!coverage) return []
-  const head = `\n### Review coverage\n\n${coverage.reviewed} of ${plural(coverage.commits, 'code commit')} inside a SHIP review's range (its recorded base..reviewed head).`
+  const note = coverage.note ? `\n\n> ${mdInline(coverage.note)}` : ''
+  const head = `\n### Review coverage\n\n${coverage.reviewed} of ${plural(coverage.commits, 'code commit')} inside a SHIP review's range (its recorded base..reviewed head).${note}`
   const lines = coverage.list
     .filter((c) => c.state !== 'reviewed')
     .map((c) =>

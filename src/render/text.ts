@@ -9,6 +9,8 @@ import type { Conclusion } from '../gate/gate.js'
 import { hintItem } from '../gate/deferred.js'
 import type { Report, ReportFinding } from '../gate/report.js'
 import { plural, shortSha } from '../gate/review-head.js'
+import { nextStep } from '../gate/outcome.js'
+import { displayWidth, graphemes, graphemeWidth } from '../util/cells.js'
 import { terminalLine } from '../util/safe-text.js'
 import { anchorText, auditSkipped, drawsLabel, renderTitle } from './summary.js'
 
@@ -47,7 +49,7 @@ export function renderText(
     const painted = color ? `\u001b[${colour}m${mark}\u001b[0m` : mark
     const lines = wrap(
       terminalLine(text),
-      cols - lead - (mark ? [...mark].length + 1 : 0),
+      cols - lead - (mark ? displayWidth(mark) + 1 : 0),
       cols - indent
     )
     out.push(`${' '.repeat(lead)}${mark ? `${painted} ` : ''}${lines[0] ?? ''}`)
@@ -56,7 +58,7 @@ export function renderText(
   const { conclusion, head } = report
   entry(
     0,
-    `— ${renderTitle(report)} (head ${shortSha(head)})`,
+    `— ${renderTitle(report)} (${glue('head', shortSha(head))})`,
     2,
     `${MARK[conclusion][0]} ${conclusion}`,
     MARK[conclusion][1]
@@ -92,10 +94,18 @@ export function renderText(
   for (const note of report.notes.filter((n) => !d.notes.includes(n)))
     entry(2, `note: ${note}`, 4)
   const coverage = report.coverage
-  if (coverage)
+  if (coverage) {
     entry(
       2,
       `coverage: ${coverage.reviewed} of ${coverage.commits} code commits reviewed${coverage.unreviewed.length ? `; unreviewed: ${coverage.unreviewed.map(shortSha).join(', ')}` : ''}${coverage.unknown.length ? `; unknown: ${coverage.unknown.map(shortSha).join(', ')}` : ''}`,
+      4
+    )
+    if (coverage.note) entry(4, `note: ${coverage.note}`, 6)
+  }
+  if (report.exempt)
+    entry(
+      2,
+      `exempt: ${report.exempt.by} ${report.exempt.name} (${report.exempt.input}): no review is required; the receipts it brings are still gated`,
       4
     )
   if (report.annotationsNotShown > 0)
@@ -131,58 +141,47 @@ function summaryLine(report: Report): string {
   return `${report.conclusion}: ${receipts}${missing} — ${nextStep(report)}`
 }
 
-/** The first thing to do, by what made the conclusion. */
-function nextStep(report: Report): string {
-  const codes = new Set(report.problems.map((p) => p.code))
-  const head = shortSha(report.head)
-  if (codes.has('truncated-tree'))
-    return 'the receipts folder could not be listed whole: run again or select fewer receipts'
-  if (codes.has('unreadable-receipt') || codes.has('ambiguous-receipt'))
-    return 'fix the unreadable or ambiguous receipts (receipt-gate validate FILE… says why)'
-  if (codes.has('current-not-shipping'))
-    return 'address the findings, then review the head again'
-  if (codes.has('stale-unresolved'))
-    return `review the head ${head} again for each stale receipt that asked for changes`
-  if (report.missing.length > 0)
-    return `review ${head} to add a current ${report.missing.join(', ')} receipt`
-  if (codes.has('needs-human')) return 'a human must review: the reviewer asks for one'
-  if (report.deferred.unnamed.length > 0)
-    return 'name each deferred finding in the PR body'
-  if (report.conclusion === 'success') return 'the gate passes: nothing blocks the merge'
-  return 'nothing failed, but nothing current approves the head'
-}
-
 /**
- * Splits `text` into lines of at most `first` columns, then `next` columns, at spaces;
- * a word longer than a line is cut. Columns are code points (receipt text is escaped).
+ * Splits `text` into lines of at most `first` columns, then `next` columns, at spaces
+ * (a no-break space keeps a label with its value); a word longer than a line is cut
+ * between graphemes. Columns are terminal cells: a wide character or an emoji takes two.
  */
 function wrap(text: string, first: number, next: number): string[] {
   const lines: string[] = []
   let line = ''
-  const limit = (): number => Math.max(1, lines.length === 0 ? first : next)
+  let used = 0
+  // Two columns at least: a wide character always fits an empty line.
+  const limit = (): number => Math.max(2, lines.length === 0 ? first : next)
+  const breakLine = (): void => {
+    lines.push(line)
+    line = ''
+    used = 0
+  }
   for (const word of text.split(' ')) {
-    let rest = word
-    const room = limit() - [...line].length - (line ? 1 : 0)
-    if ([...rest].length <= room) {
-      line = line ? `${line} ${rest}` : rest
+    const width = displayWidth(word)
+    const gap = line ? 1 : 0
+    if (used + gap + width <= limit()) {
+      line = line ? `${line} ${word}` : word
+      used += gap + width
       continue
     }
-    if (line) {
-      lines.push(line)
-      line = ''
+    if (line) breakLine()
+    for (const grapheme of graphemes(word)) {
+      const cells = graphemeWidth(grapheme)
+      if (used > 0 && used + cells > limit()) breakLine()
+      line += grapheme
+      used += cells
     }
-    while ([...rest].length > limit()) {
-      const chars = [...rest]
-      lines.push(chars.slice(0, limit()).join(''))
-      rest = chars.slice(limit()).join('')
-    }
-    line = rest
   }
   lines.push(line)
-  return lines
+  return lines.map((l) => l.replaceAll(NBSP, ' '))
 }
+
+/** A label and its value as one word for {@link wrap}: never split across lines. */
+const NBSP = '\u00a0'
+const glue = (...parts: Array<string | number>): string => parts.join(NBSP)
 
 function findingLine(f: ReportFinding): string {
   const where = f.anchor ? ` ${anchorText(f.anchor)}` : ''
-  return `[${f.classification}, ${f.status}, confidence ${f.confidence}]${where} — ${f.title}`
+  return `[${f.classification}, ${f.status}, ${glue('confidence', `${f.confidence}]`)}${where} — ${f.title}`
 }

@@ -5,6 +5,7 @@
  * on the repository's top level, so the answer does not depend on the folder given.
  */
 import { execFile, spawn } from 'node:child_process'
+import { resolve as resolvePath } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import { GitDiffReader } from '../gate/diff-map.js'
 import { isFullId } from '../gate/review-head.js'
@@ -97,10 +98,15 @@ export async function openRepository(
   dir: string
 ): Promise<{ root: string; shallow: boolean }> {
   try {
-    const asked = ['--is-bare-repository', '--is-shallow-repository', '--show-toplevel']
+    // `--show-cdup`, not `--show-toplevel`: the latter fails in a bare repository, which
+    // the gate reads as well as any (it reads commits, never a work tree).
+    const asked = ['--is-bare-repository', '--is-shallow-repository', '--show-cdup']
     const out = await git(dir, ['rev-parse', ...asked])
-    const [bare, shallow, top] = out.stdout.trim().split('\n')
-    return { root: bare === 'true' || !top ? dir : top, shallow: shallow === 'true' }
+    const [bare, shallow, up = ''] = out.stdout.split('\n')
+    return {
+      root: bare === 'true' ? dir : resolvePath(dir, up),
+      shallow: shallow === 'true'
+    }
   } catch {
     throw new GitError(`not a git repository: ${dir}`)
   }
@@ -299,6 +305,7 @@ export function gitSource({
     (prFiles ??= readPrDiff(repo, base, head))
   return {
     head,
+    shallow,
     async listTree(dir: string) {
       return { entries: await listTree(repo, head, dir), truncated: false }
     },

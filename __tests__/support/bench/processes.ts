@@ -84,7 +84,7 @@ export async function benchCli(
   pr: BenchPr,
   options: { runs: number; warmup: number; env?: Record<string, string> }
 ): Promise<CliResult> {
-  const cli = join(root, 'dist', 'cli.js')
+  const cli = join(root, 'dist', 'receipt-gate.mjs')
   const tmp = mkdtempSync(join(tmpdir(), 'rg-bench-cli-'))
   const env = { ...options.env }
   try {
@@ -354,7 +354,7 @@ export interface ColdStartResult {
   baseline: ProcessResult
   /** `node dist/index.js` on an event with nothing to gate (push). */
   action: ProcessResult
-  /** `node dist/cli.js --version`. */
+  /** `node dist/receipt-gate.mjs --version`. */
   cli: ProcessResult
   /** Median of the action minus median of the baseline, ms. */
   overheadMs: number
@@ -389,7 +389,7 @@ export async function benchColdStart(
     } finally {
       probe.dispose()
     }
-    const c = await runNode([join(root, 'dist', 'cli.js'), '--version'])
+    const c = await runNode([join(root, 'dist', 'receipt-gate.mjs'), '--version'])
     if (i >= 0) {
       baseline.push({ wall: b.wallMs, rss: b.peakRssKb })
       action.push(a)
@@ -413,6 +413,6 @@ export async function benchColdStart(
     'cold start: node dist/index.js (nothing to gate)',
     action
   )
-  const c = result('cold-cli', 'cold start: node dist/cli.js --version', cli)
+  const c = result('cold-cli', 'cold start: node dist/receipt-gate.mjs --version', cli)
   return { baseline: b, action: a, cli: c, overheadMs: a.wallMs.median - b.wallMs.median }
 }

@@ -387,10 +387,10 @@ export function bundleFigures(root: string): BundleFigures {
   const dist = join(root, 'dist')
   const files: Record<string, number> = {}
   for (const name of readdirSync(dist).sort()) {
-    if (name.endsWith('.js')) files[name] = statSync(join(dist, name)).size
+    if (/\.m?js$/.test(name)) files[name] = statSync(join(dist, name)).size
   }
-  // The action is one file (scripts/build.mjs refuses chunks for it); the CLI is
-  // dist/cli.js and the chunks it loads on demand (<id>.index.js: the GitHub client).
+  // The action and the CLI (dist/receipt-gate.mjs) are one file each (scripts/build.mjs
+  // refuses chunks).
   const sum = (pick: (name: string) => boolean) =>
     Object.entries(files)
       .filter(([name]) => pick(name))

@@ -476,6 +476,21 @@ const RESOLVERS: Record<string, Resolver> = {
     owner: p.base.repo.owner,
     name: p.base.repo.name
   })),
+  // GitHub's GraphQL spells a bot's login without REST's `[bot]` suffix, typed Bot.
+  'PullRequest.author': field<PullView>((p) =>
+    p.user.endsWith('[bot]')
+      ? { kind: 'Bot', login: p.user.slice(0, -'[bot]'.length) }
+      : { kind: 'User', login: p.user }
+  ),
+  'User.login': field<{ login: string }>((a) => a.login),
+  'Bot.login': field<{ login: string }>((a) => a.login),
+  'PullRequest.labels': (p: PullView, args: Json) =>
+    window(
+      p.labels.map((name) => ({ name })),
+      args
+    ),
+  ...connectionFields('LabelConnection', 'LabelEdge'),
+  'Label.name': field<{ name: string }>((l) => l.name),
   'PullRequest.changedFiles': async (p: PullView, _a, ctx) =>
     (await ctx.host.pullStats(p)).changed_files,
   'PullRequest.additions': async (p: PullView, _a, ctx) =>

@@ -40,7 +40,9 @@ export class GitHubObjects {
   constructor(readonly apiUrl: string) {}
 
   user(login: string, type: 'User' | 'Organization' | 'Bot' = 'User'): Json {
-    const api = `${this.apiUrl}/users/${login}`
+    // A bot's login (`dependabot[bot]`) is percent-encoded in its URLs, as GitHub does.
+    const path = encodeURIComponent(login)
+    const api = `${this.apiUrl}/users/${path}`
     const id = stableId(`user:${login}`)
     return {
       login,
@@ -49,7 +51,7 @@ export class GitHubObjects {
       avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
       gravatar_id: '',
       url: api,
-      html_url: `${WEB_URL}/${login}`,
+      html_url: `${WEB_URL}/${path}`,
       followers_url: `${api}/followers`,
       following_url: `${api}/following{/other_user}`,
       gists_url: `${api}/gists{/gist_id}`,
@@ -312,7 +314,7 @@ export class GitHubObjects {
       state: pr.state,
       locked: false,
       title: pr.title,
-      user: this.user(pr.user),
+      user: this.user(pr.user, pr.user.endsWith('[bot]') ? 'Bot' : 'User'),
       body: pr.body,
       labels: pr.labels.map((name) => ({
         id: stableId(`label:${name}`),
