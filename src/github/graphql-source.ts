@@ -11,10 +11,12 @@ import {
   FILE_READ_CAP,
   notAFile,
   overFileCap,
+  type Debug,
   type ReceiptCommit,
   type ReceiptSource,
   type TreeEntry
 } from '../gate/source.js'
+import { isBug } from '../util/errors.js'
 import type { Octokit } from './client.js'
 import {
   OVER_CAP,
@@ -38,6 +40,8 @@ export interface GraphqlReadOptions {
   /** The head branch the event names: the deferral file is then read in the same query. */
   branchSinkPath: string | null
   receiptsDir: string
+  /** Told when a later GraphQL question falls back to REST. */
+  debug?: Debug
 }
 
 export interface GraphqlRead {
@@ -424,8 +428,12 @@ function graphqlSource(
         })
         const commit = HistoryAnswer.parse(data).repository.object
         return new Map(paths.map((path, i) => [path, newestOf(commit[`h${i}`])]))
-      } catch {
+      } catch (error) {
+        if (isBug(error)) throw error
         // GraphQL failing after the first read: REST answers the same question.
+        options.debug?.(
+          `the receipts' commits through REST, not GraphQL: ${graphqlFailure(error)}`
+        )
         return rest.receiptCommits(receipts)
       }
     }
