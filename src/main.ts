@@ -4,10 +4,11 @@
  * in the pure core, every call to the outside world in an adapter.
  */
 import * as core from '@actions/core'
-import { readRunContext, type RunContext } from './action/context.js'
+import { context } from '@actions/github'
+import { runRepository, timeScaleFrom, workspaceDir } from './action/context.js'
 import { routeEvent } from './action/event.js'
 import { readInputs, type ActionInputs } from './action/inputs.js'
-import { logUntrustedLines } from './action/log.js'
+import { logDebug, logUntrustedLines } from './action/log.js'
 import { emptyOutputs, reportOutputs, type Outputs } from './action/outputs.js'
 import {
   checksFix,
@@ -20,6 +21,7 @@ import {
 import { mergeGroupReport, pullNotFoundReport } from './action/special-reports.js'
 import { workspaceSource } from './action/workspace.js'
 import { deferralSinkPath } from './gate/deferred.js'
+import { isJsonObject } from './receipts/json.js'
 import { evaluate } from './gate/evaluate.js'
 import type { Report } from './gate/report.js'
 import { apiSource } from './github/api-source.js'
@@ -36,27 +38,30 @@ import { readPullRequest } from './github/read-pull.js'
 export async function run(): Promise<void> {
   try {
     const inputs = readInputs()
-    const context = readRunContext()
-    const route = routeEvent(context.eventName, context.payload, inputs.pullNumber)
+    // The payload `@actions/github` parsed when it loaded: an absent or non-object one is empty.
+    const payload = isJsonObject(context.payload) ? context.payload : {}
+    const route = routeEvent(context.eventName, payload, inputs.pullNumber)
     if (route.kind === 'nothing') {
       core.info(`Receipt Gate: nothing to gate (${route.why}).`)
       return setOutputs(emptyOutputs('neutral'))
     }
+    const timeScale = timeScaleFrom(process.env)
     const octokit = createClient({
       token: inputs.token,
       baseUrl: context.apiUrl,
-      timeScale: context.timeScale,
+      timeScale,
       onRetry: core.info
     })
+    const { owner, repo } = runRepository()
     const to = (headSha: string, fork: boolean): PublishTarget => ({
       octokit,
-      owner: context.owner,
-      repo: context.repo,
+      owner,
+      repo,
       checkName: inputs.checkName,
       headSha,
       externalId: `${context.runId}-${context.runAttempt}`,
       fork,
-      timeScale: context.timeScale
+      timeScale
     })
     if (route.kind === 'merge-group') {
       const published = await publishReport(
@@ -71,7 +76,7 @@ export async function run(): Promise<void> {
       route.kind === 'pull'
         ? route.number
         : (route.number ??
-          (await findPullRequestByHead(octokit, context.owner, context.repo, {
+          (await findPullRequestByHead(octokit, owner, repo, {
             sha: route.headSha,
             branch: route.headBranch,
             owner: route.headOwner
@@ -82,7 +87,7 @@ export async function run(): Promise<void> {
     }
     if (number === null) throw new Error('no pull request to gate')
     // One GraphQL read: the PR, and (the event naming the head) the receipts with it.
-    const read = readPull(octokit, inputs, context, number, route)
+    const read = readPull(octokit, inputs, { owner, repo, number }, route)
     const base = read.then((r) => r.pull.baseSha)
     base.catch(() => undefined) // awaited only by a workspace that holds a repository
     // The PR's lists are of its head when read: the event's head's only while it is that.
@@ -90,13 +95,13 @@ export async function run(): Promise<void> {
     pullHead.catch(() => undefined) // awaited only by the API source's lists
     const head = route.headSha ?? (await read).pull.headSha
     // The receipts: from the workspace when it holds the head's history, else the API.
-    const local = await workspaceSource(context.workspace, head, base)
+    const local = await workspaceSource(workspaceDir(), head, base, logDebug)
     const source =
       local ??
       apiSource({
         octokit,
-        owner: context.owner,
-        repo: context.repo,
+        owner,
+        repo,
         head,
         pullNumber: number,
         changedFiles: read.then((r) => r.pull.changedFiles),
@@ -111,7 +116,7 @@ export async function run(): Promise<void> {
     // GraphQL read lists them with the PR; else one REST request does.
     const sharing =
       (head === route.headSha ? graphql?.sharing : null) ??
-      (await pullsSharingHead(octokit, context.owner, context.repo, head, number))
+      (await pullsSharingHead(octokit, owner, repo, head, number))
     const report = await evaluate({
       // GraphQL for the receipts, the REST source for the rest (files list, compares).
       source: graphql && !local ? graphql.source(source) : source,
@@ -121,8 +126,9 @@ export async function run(): Promise<void> {
       branch: pull.headRef,
       // Its author and labels, as the API gives them, for exempt-authors and exempt-labels.
       pull,
-      // Links to the head's lines in the summary (issue 25).
-      repositoryUrl: `${process.env.GITHUB_SERVER_URL || 'https://github.com'}/${context.owner}/${context.repo}`
+      // Links to the head's lines in the summary.
+      repositoryUrl: `${context.serverUrl}/${owner}/${repo}`,
+      debug: logDebug
     })
     await finish(report, inputs.failStep, to(head, pull.fork))
   } catch (error) {
@@ -140,24 +146,26 @@ export async function run(): Promise<void> {
 async function readPull(
   octokit: Octokit,
   inputs: ActionInputs,
-  context: RunContext,
-  number: number,
+  { owner, repo, number }: { owner: string; repo: string; number: number },
   { headSha, headBranch }: { headSha: string | null; headBranch: string | null }
 ): Promise<{ pull: PullRequestInfo; graphql: GraphqlRead | null }> {
   return readPullRequest(
     {
       octokit,
-      owner: context.owner,
-      repo: context.repo,
+      owner,
+      repo,
       number,
       head: headSha,
       branchSinkPath: headSha && headBranch ? deferralSinkPath(headBranch) : null,
-      receiptsDir: inputs.gate.receiptsDir
+      receiptsDir: inputs.gate.receiptsDir,
+      debug: logDebug
     },
-    (why) =>
+    (why) => {
+      logDebug(`the PR and its receipts through REST, not GraphQL: ${why}`)
       logUntrustedLines([
         `Receipt Gate: the GraphQL read failed (${why}); reading through REST`
       ])
+    }
   )
 }
 

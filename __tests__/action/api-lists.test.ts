@@ -198,6 +198,64 @@ describe('check --pr when the PR moves while it is read', () => {
   })
 })
 
+type DiffEntry = { contents_url: string }
+
+/**
+ * GitHub's files list of the PR at `sha`, as the local API answers it while the PR is
+ * there: what a list read sees when a force-push lands before it and another (back)
+ * after it, so every read of the PR around it names the head it is back at.
+ */
+async function filesListAt(sha: string): Promise<DiffEntry[]> {
+  const back = repo.revParse('HEAD')
+  forcePush(sha)
+  try {
+    const answer = await fetch(`${fake.url}/repos/acme/widgets/pulls/1/files`, {
+      headers: { authorization: 'token t' }
+    })
+    return (await answer.json()) as DiffEntry[]
+  } finally {
+    forcePush(back)
+  }
+}
+
+describe.each([
+  ['the action over GraphQL', 'graphql'],
+  ['the action over REST', 'rest'],
+  ['check --pr', 'cli']
+])('the PR moves away and back around its files list read (%s)', (_name, via) => {
+  it.each([
+    ['names H2', (entry: DiffEntry) => entry],
+    [
+      'names no commit',
+      (entry: DiffEntry) => ({ ...entry, contents_url: entry.contents_url.split('?')[0] })
+    ]
+  ])(
+    'takes H1’s changed files, not a list read at H2 that %s: the NEEDS_WORK review fails H1',
+    async (_what, entryAs) => {
+      const { h1, h2 } = needsWorkDroppedByH2()
+      await serve()
+      // H1 → H2 → H1 around the list read: the PR reads name H1, the list is H2's.
+      const listOfH2 = (await filesListAt(h2)).map(entryAs)
+      fake.tweak('pulls/list-files', () => structuredClone(listOfH2))
+      if (via === 'rest') refuseGraphql({ fake })
+      const report =
+        via === 'cli'
+          ? (await checkPr()).report
+          : await actionOnEvent(null).then(({ report, posted }) => {
+              expect(posted).toEqual({ head: h1, conclusion: 'failure' })
+              return report
+            })
+      expect(report.head).toBe(h1)
+      expect(receiptsOf(report)).toEqual([
+        [`${DIR}/impl-fn-1.1.json`, 'SHIP', 'current'],
+        [`${DIR}/impl-fn-1.2.json`, 'NEEDS_WORK', 'current']
+      ])
+      expect(report.conclusion).toBe('failure')
+      expect(report.diff?.known).toBe(true)
+    }
+  )
+})
+
 /** GitHub's answers to `operationId` from now on without their `files` list. */
 const withoutFiles = (operationId: string): void =>
   fake.tweak(operationId, (body: { files?: unknown }) => {

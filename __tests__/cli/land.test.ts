@@ -5,6 +5,8 @@
  * the merge happen; any other exit blocks it (the land step fails closed).
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
+import { appendFileSync, chownSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Report } from '../../src/gate/report.js'
 import { runCli, type CliRun } from '../support/check-cli.js'
 import { GitRepo } from '../support/git-repo.js'
@@ -173,4 +175,45 @@ describe('check as the land step runs it (env vars only, from the base checkout)
     expect(report.head).toBe(ship.head)
     expect(report.notes.some((note) => note.startsWith('Flow-Next land'))).toBe(false)
   })
+})
+
+describe('check --verbose: the decisions on stderr, and git in its own words', () => {
+  const ship = origin('SHIP')
+
+  it('the base it fell back to, each one tried', async () => {
+    const clone = landCheckout(ship.repo)
+    // The base checkout carries no receipt (exit 1): only stderr's trail matters here.
+    const result = await run(clone.path, {}, '--verbose', '--format', 'json')
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(
+      /^receipt-gate check: base: no origin\/HEAD\nreceipt-gate check: base: main \([0-9a-f]{40}\)\n/
+    )
+    const quiet = await run(clone.path, {}, '--format', 'json')
+    expect(quiet.stderr).toBe('')
+  })
+
+  // Ownership can only be given away by root; a broken configuration refuses for anyone.
+  const refusals: Array<[string, (dir: string) => void, RegExp]> = [
+    [
+      'a broken configuration',
+      (dir) => appendFileSync(join(dir, '.git', 'config'), '[broken\n'),
+      /bad config line \d+ in file \.git\/config/
+    ]
+  ]
+  if (process.getuid?.() === 0)
+    refusals.push([
+      'a safe.directory refusal',
+      (dir) => chownSync(dir, 65534, 65534),
+      /detected dubious ownership in repository at '[^']+'/
+    ])
+  it.each(refusals)(
+    "a repository git refuses (%s): git's own first line, not 'not a git repository'",
+    async (_, refuse, said) => {
+      const clone = landCheckout(ship.repo)
+      refuse(clone.path)
+      const result = await run(clone.path, {}, '--head', ship.head)
+      expect(result.code).toBe(2)
+      expect(result.stderr).toMatch(new RegExp(`^receipt-gate check: ${said.source}\n$`))
+    }
+  )
 })

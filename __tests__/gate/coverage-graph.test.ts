@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { codeCommits, reachableInPr, toClassify } from '../../src/gate/coverage.js'
-import { globMatcher } from '../../src/gate/review-head.js'
+import { globMatcher } from '../../src/gate/glob-matcher.js'
 
 // main: m0 ← m1 ← m2. The PR: a ← b, then main (m2) merged in as M, then c.
 // `m1` is the PR's merge base when it was opened; m2 joined through the merge.

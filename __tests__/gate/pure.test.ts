@@ -7,10 +7,10 @@ import {
   worstCurrentVerdict
 } from '../../src/gate/gate.js'
 import { OptionError, parseOptions } from '../../src/gate/options.js'
+import { globMatcher } from '../../src/gate/glob-matcher.js'
 import { applyCaps, planReceipts } from '../../src/gate/plan.js'
 import {
   fullObjectId,
-  globMatcher,
   notFullIdJudgement,
   judgeReviewedHead
 } from '../../src/gate/review-head.js'

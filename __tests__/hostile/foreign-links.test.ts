@@ -77,8 +77,9 @@ const checkPr = async (cwd: string) =>
   })
 
 // A refused files list fails the run; a refused commits list leaves coverage unknown,
-// which `coverage: require` fails (`report` notes it). The action reads the files list
-// through REST, the PR's commits through GraphQL.
+// which `coverage: require` fails (`report` notes it). The action and `check --pr` read
+// the files list through REST, the PR's commits through GraphQL, and through REST only
+// where GraphQL fails (as here for the commits list).
 describe('a next page on another origin is never asked for', () => {
   it.each(LISTS.slice(0, 1))('the action: the %s list', async (_name, path) => {
     const f = await passingPr()
@@ -94,9 +95,16 @@ describe('a next page on another origin is never asked for', () => {
     expect(`${run.stdout}\n${report}`).toMatch(refusal(path))
   })
 
-  it.each(LISTS)('check --pr: the %s list', async (_name, path) => {
+  it.each(LISTS)('check --pr: the %s list', async (name, path) => {
     const f = await passingPr()
     linked = path
+    if (name === 'commits')
+      f.fake.faults.add({
+        kind: 'status',
+        route: 'graphql',
+        status: 502,
+        times: Infinity
+      })
     const run = await checkPr(f.emptyWorkspace)
     expect(reached).toEqual([])
     expect(run.code).not.toBe(0)

@@ -24,7 +24,9 @@ describe('logProblems (the runner view of stdout)', () => {
       '::set-output name=verdict::SHIP hostile-x ##[error]y',
       `::${id}::`,
       '::error::Receipt Gate: failure — see the job summary',
-      '::error file=src/a.ts,line=1,endLine=2,title=T%3A t::m%0Anext'
+      '::error file=src/a.ts,line=1,endLine=2,title=T%3A t::m%0Anext',
+      // A debug line's data is only shown: hostile text in it, controls made visible, runs nothing.
+      '::debug::through REST, not GraphQL: hostile-x ::set-output name=a::b \\u{1b}[31m'
     ].join('\n')
     const annotations = [
       {
@@ -49,6 +51,8 @@ describe('logProblems (the runner view of stdout)', () => {
     ['hostile text on a plain line', 'title hostile-x'],
     ['an annotation the report does not have', '::error file=x.ts,line=1::forged'],
     ['an ANSI escape', 'plain \u001b[8mtext'],
+    ['an ANSI escape in a debug line', '::debug::red \u001b[31mtext'],
+    ['a debug command with properties', '::debug file=x.ts::text'],
     [
       'a bidi override inside a block',
       '::stop-commands::0f8fad5b-d9cb-469f-a165-70867728950e\n\u202e\n::0f8fad5b-d9cb-469f-a165-70867728950e::'

@@ -152,6 +152,9 @@ export function logProblems(
     }
     if (name === 'add-mask' && data === options.token) continue
     if (name === 'stop-commands' && /^[0-9a-f-]{36}$/.test(data)) continue
+    // A debug line's data is only shown (with debug logging on), never run; its text is
+    // one line with controls made visible (the invisible-character check below).
+    if (name === 'debug' && Object.keys(props).length === 0) continue
     if (name in ANNOTATION_COMMAND) {
       if (Object.keys(props).length === 0) {
         // Our own one-line messages (setFailed, warnings): no hostile marker in them.

@@ -237,3 +237,34 @@ describe('the runner workspace as the source', () => {
       expect(await workspaceSource(r.path, h, b)).toBeNull()
   })
 })
+
+describe('the runner workspace: only git refusing means "use the API"', () => {
+  it('a base that fails for another reason is that failure, not a silent fallback', async () => {
+    const r = repo()
+    r.write({ 'a.txt': '1\n' })
+    const base = r.commit('base')
+    const told: string[] = []
+    const fault = Promise.reject(new TypeError('base is not a function'))
+    fault.catch(() => undefined) // awaited only once the repository is open, as main.ts does
+    await expect(
+      workspaceSource(r.path, base, fault, (m) => told.push(m))
+    ).rejects.toThrow(TypeError)
+    expect(told).toEqual([])
+  })
+
+  it("git's refusal is told, in git's words", async () => {
+    const r = repo()
+    r.write({ 'a.txt': '1\n' })
+    const base = r.commit('base')
+    const told: string[] = []
+    expect(
+      await workspaceSource(r.path, 'ab'.repeat(20), base, (m) => told.push(m))
+    ).toBeNull()
+    // `rev-parse` and `merge-base` both refuse the unknown head; whichever answers first.
+    expect(told).toEqual([
+      expect.stringMatching(
+        /^receipts through the API, not the workspace: git: (unknown revision "(ab)+"|Not a valid commit name (ab)+)$/
+      )
+    ])
+  })
+})

@@ -1,37 +1,21 @@
-/** The run's environment, read once: event, repository, run ids, API URL, workspace. */
+/**
+ * What the run's environment adds to `@actions/github`'s `context` (event, repository,
+ * run ids, API and server URLs): the workspace, and the tests' time scale.
+ */
 import { context } from '@actions/github'
-import { isJsonObject, type JsonObject } from '../receipts/json.js'
-
-export interface RunContext {
-  eventName: string
-  payload: JsonObject
-  owner: string
-  repo: string
-  runId: string
-  runAttempt: string
-  apiUrl: string | undefined
-  workspace: string | undefined
-  timeScale: number
-}
 
 /**
- * Reads `GITHUB_*` variables. The event payload is the one `@actions/github` parsed when it
- * loaded (the client imports it): an absent or non-object one is empty.
+ * `context.repo` where the runner names the repository (it always does); else empty
+ * names for the API to refuse, never `context.repo`'s throw or a name it would take from
+ * the event payload instead.
  */
-export function readRunContext(): RunContext {
-  const env = process.env
-  const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/')
-  return {
-    eventName: env.GITHUB_EVENT_NAME ?? '',
-    payload: isJsonObject(context.payload) ? context.payload : {},
-    owner,
-    repo,
-    runId: env.GITHUB_RUN_ID ?? '',
-    runAttempt: env.GITHUB_RUN_ATTEMPT ?? '1',
-    apiUrl: env.GITHUB_API_URL || undefined,
-    workspace: env.GITHUB_WORKSPACE || undefined,
-    timeScale: timeScaleFrom(env)
-  }
+export function runRepository(): { owner: string; repo: string } {
+  return process.env.GITHUB_REPOSITORY ? context.repo : { owner: '', repo: '' }
+}
+
+/** The runner's workspace (`GITHUB_WORKSPACE`); undefined when unset or empty. */
+export function workspaceDir(): string | undefined {
+  return process.env.GITHUB_WORKSPACE || undefined
 }
 
 /** `RECEIPT_GATE_TIME_SCALE` (default 1): tests shrink every wait and timeout with it. */

@@ -3,7 +3,7 @@
  * typed, validated object. A bad value fails fast naming the input and what it allows.
  */
 import * as core from '@actions/core'
-import { mustBe, parseOptions, type GateOptions } from '../gate/options.js'
+import { mustBe, parseBoolean, parseOptions, type GateOptions } from '../gate/options.js'
 
 export interface ActionInputs {
   token: string
@@ -50,16 +50,13 @@ export function readInputs(): ActionInputs {
   const token = raw.token ?? ''
   if (token !== '') core.setSecret(token)
   const gate = parseOptions(raw)
-  const failStep = (raw['fail-step'] ?? 'true').trim()
-  if (!['true', 'false', 'True', 'False', 'TRUE', 'FALSE'].includes(failStep))
-    throw mustBe('fail-step', 'true or false', failStep)
   const pull = (raw['pull-number'] ?? '').trim()
   if (pull !== '' && !/^[1-9][0-9]{0,9}$/.test(pull))
     throw mustBe('pull-number', 'a pull request number', pull)
   return {
     token,
     checkName: (raw['check-name'] ?? '').trim() || 'Review receipts',
-    failStep: failStep.toLowerCase() === 'true',
+    failStep: parseBoolean(raw['fail-step'], 'fail-step', true),
     pullNumber: pull === '' ? null : Number(pull),
     gate
   }

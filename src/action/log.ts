@@ -26,6 +26,14 @@ export function logUntrusted(
   write(`::${token}::`)
 }
 
+/**
+ * A decision for the step's debug log, shown with ACTIONS_STEP_DEBUG or a re-run with
+ * debug logging. Its text may be hostile: a `::debug::` line's data runs nothing, and
+ * as one line with every control shown as `\u{…}` it cannot start another line or
+ * paint the log.
+ */
+export const logDebug = (message: string): void => core.debug(terminalLine(message))
+
 /** {@link logUntrusted} to the step's log. */
 export const logUntrustedLines = (lines: readonly string[]): void =>
   logUntrusted(core.info, lines)

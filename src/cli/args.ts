@@ -3,6 +3,7 @@
  * a small, strict argument parser: `--flag value`, `--flag=value`, boolean flags and
  * positionals. Unknown flags and missing values are usage errors that name the flag.
  */
+import { parseArgs as parseArgsStrict } from 'node:util'
 import { terminalLine } from '../util/safe-text.js'
 
 export interface CliIo {
@@ -26,8 +27,15 @@ export const NEEDS_TOKEN =
 /** A usage or environment error: one line on stderr and exit code 2. */
 export class CliError extends Error {}
 
-/** The flags a command accepts: name → whether it takes a value. */
-export type FlagSpec = Readonly<Record<string, 'value' | 'boolean'>>
+/** The flags a command accepts, as `util.parseArgs` takes them: each a string or a boolean. */
+export type FlagSpec = Readonly<
+  Record<string, { type: 'string' | 'boolean'; short?: string }>
+>
+
+/** Flags that each take a value. */
+export function valueFlags(names: readonly string[]): FlagSpec {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }] as const))
+}
 
 export interface ParsedArgs {
   /** The flags given, by name: their values ('' for a boolean flag). */
@@ -35,54 +43,38 @@ export interface ParsedArgs {
   positionals: string[]
 }
 
-/**
- * The flags a usage text documents, so the two cannot disagree: `  --name WORD` takes a
- * value, a bare `  --name` (its description two spaces on) does not.
- */
-export function flagsFromUsage(usage: string): FlagSpec {
-  return Object.fromEntries(
-    [...usage.matchAll(/^ {2}--([a-z-]+)( \S)?/gm)].map((m) => [
-      m[1] as string,
-      m[2] ? 'value' : 'boolean'
-    ])
-  )
+/** Parses `argv` against `spec` (node's `util.parseArgs`, strict); a {@link CliError} names the flag. */
+export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
+  try {
+    const parsed = parseArgsStrict({
+      args: [...argv],
+      options: spec,
+      allowPositionals: true
+    })
+    const flags = Object.entries(parsed.values).map(
+      ([name, value]) => [name, typeof value === 'string' ? value : ''] as const
+    )
+    return { flags: new Map(flags), positionals: parsed.positionals }
+  } catch (error) {
+    throw usageError(error)
+  }
 }
 
-/** Parses `argv` against `spec`; throws {@link CliError} on anything it does not know. */
-export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
-  const flags = new Map<string, string>()
-  const positionals: string[] = []
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] as string
-    if (word === '--') {
-      positionals.push(...argv.slice(i + 1))
-      break
-    }
-    // `-h` is `--help` wherever help is (`check -h`), as for the command itself.
-    if (word === '-h' && Object.hasOwn(spec, 'help')) {
-      flags.set('help', '')
-      continue
-    }
-    if (!word.startsWith('--') || word === '-') {
-      if (word.startsWith('-') && word !== '-')
-        throw new CliError(`unknown option ${word}`)
-      positionals.push(word)
-      continue
-    }
-    const eq = word.indexOf('=')
-    const name = word.slice(2, eq === -1 ? undefined : eq)
-    const kind = Object.hasOwn(spec, name) ? spec[name] : undefined
-    if (kind === undefined) throw new CliError(`unknown option --${name}`)
-    if (kind === 'boolean') {
-      if (eq !== -1) throw new CliError(`--${name} takes no value`)
-      flags.set(name, '')
-      continue
-    }
-    const value = eq === -1 ? argv[++i] : word.slice(eq + 1)
-    if (value === undefined) throw new CliError(`--${name} needs a value`)
-    flags.set(name, value)
-  }
-  return { flags, positionals }
+/** Node's parse error in the CLI's words, one line: the flag and what is wrong with it. */
+function usageError(error: unknown): unknown {
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  if (typeof message !== 'string' || typeof code !== 'string') return error
+  const flag = terminalLine(/'(-[^' ]*)/.exec(message)?.[1] ?? '')
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    return new CliError(`unknown option ${flag}`)
+  if (code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return error
+  if (message.includes('does not take an argument'))
+    return new CliError(`${flag} takes no value`)
+  // `--base -x`: a value that looks like a flag is taken only as `--base=-x`.
+  const dash = message.includes('ambiguous')
+    ? ` (one starting with "-": ${flag}=VALUE)`
+    : ''
+  return new CliError(`${flag} needs a value${dash}`)
 }
 
 /** `--format`: one of `formats`, the first by default; a usage error names them all. */

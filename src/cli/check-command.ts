@@ -9,8 +9,10 @@ import { OptionError, parseOptions, type GateOptions } from '../gate/options.js'
 import type { Report } from '../gate/report.js'
 import { SUMMARY_LIMITS, renderSummary } from '../render/summary.js'
 import { renderText } from '../render/text.js'
+import type { Debug } from '../gate/source.js'
 import { terminalLine } from '../util/safe-text.js'
 import {
+  GitError,
   gitSource,
   headBranch,
   mergeBase,
@@ -19,8 +21,8 @@ import {
 } from '../source/git.js'
 import {
   CliError,
-  flagsFromUsage,
   formatFlag,
+  valueFlags,
   type CliIo,
   type FlagSpec,
   type ParsedArgs
@@ -67,6 +69,8 @@ token; API: GITHUB_API_URL, default https://api.github.com):
   --check-name NAME             the check run's name with --post (default: Review receipts)
   --exempt-authors LOGINS       PR authors that need no review (e.g. dependabot[bot])
   --exempt-labels NAMES         labels whose PRs need no review
+  --verbose                     print on stderr each decision the report does not show
+                                (the base it fell back to, an unknown and its cause)
 
 With FLOW_HEAD_SHA or FLOW_PR_NUMBER set (Flow-Next land's merge-verdict command) and
 neither --head nor --pr, check runs as receipt-gate land (see land --help).
@@ -78,7 +82,43 @@ Examples:
   receipt-gate check --pr 42 --repo-slug acme/widgets --format markdown
 `
 
-export const CHECK_FLAGS: FlagSpec = flagsFromUsage(CHECK_USAGE)
+/** The gate's option flags, shared by check and land (GATE_FLAGS_USAGE lists them). */
+export const GATE_FLAGS: FlagSpec = valueFlags([
+  'receipts-dir',
+  'select',
+  'require',
+  'bookkeeping-paths',
+  'unbound-head',
+  'needs-human-conclusion',
+  'audit-deferred',
+  'coverage'
+])
+
+/** The flags, each listed in CHECK_USAGE (a test holds the two together). */
+export const CHECK_FLAGS: FlagSpec = {
+  ...GATE_FLAGS,
+  ...valueFlags([
+    'repo',
+    'head',
+    'base',
+    'branch',
+    'body-file',
+    'format',
+    'pr',
+    'repo-slug',
+    'check-name',
+    'exempt-authors',
+    'exempt-labels'
+  ]),
+  post: { type: 'boolean' },
+  verbose: { type: 'boolean' }
+}
+
+/** `--verbose`: each decision on stderr, one terminal-safe line; else nothing. */
+function debugOf(args: ParsedArgs, io: CliIo): Debug {
+  if (!args.flags.has('verbose')) return () => undefined
+  return (message) => io.stderr(`receipt-gate check: ${terminalLine(message)}\n`)
+}
 
 const EXEMPT_FLAGS = ['exempt-authors', 'exempt-labels']
 /** How long `--pr` waits for the API in silence. */
@@ -93,10 +133,11 @@ export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number>
   const body = readBody(args, io)
   const repoDir = resolve(io.cwd, args.flags.get('repo') ?? '.')
   const pr = args.flags.get('pr')
+  const debug = debugOf(args, io)
   const report =
     pr === undefined
-      ? await runCheck(args, repoDir, options, body)
-      : await runPr(args, io, repoDir, options, pr)
+      ? await runCheck(args, repoDir, options, body, debug)
+      : await runPr(args, io, repoDir, options, pr, debug)
   printReport(report, format, io)
   return gateExitCode(report)
 }
@@ -138,8 +179,10 @@ function readBody(args: ParsedArgs, io: CliIo): string | null {
   if (file === undefined) return null
   try {
     return new TextDecoder().decode(io.readFile(resolve(io.cwd, file)))
-  } catch {
-    throw new CliError(`cannot read --body-file ${JSON.stringify(file)}`)
+  } catch (error) {
+    // The system's reason (no such file, permission denied) says what to fix.
+    const why = error instanceof Error ? `: ${terminalLine(error.message)}` : ''
+    throw new CliError(`cannot read --body-file ${JSON.stringify(file)}${why}`)
   }
 }
 
@@ -148,7 +191,8 @@ async function runPr(
   io: CliIo,
   repoDir: string,
   options: GateOptions,
-  pr: string
+  pr: string,
+  debug: Debug
 ): Promise<Report> {
   for (const flag of ['head', 'base', 'branch', 'body-file'])
     if (args.flags.has(flag))
@@ -187,7 +231,8 @@ async function runPr(
     options,
     null,
     checkName,
-    io.stderr
+    io.stderr,
+    debug
   ).finally(answered)
   if (published)
     io.stderr(
@@ -202,7 +247,8 @@ async function runCheck(
   args: ParsedArgs,
   repoDir: string,
   options: GateOptions,
-  body: string | null
+  body: string | null,
+  debug: Debug
 ): Promise<Report> {
   for (const flag of ['repo-slug', 'post', 'check-name'])
     if (args.flags.has(flag)) throw new CliError(`--${flag} applies only with --pr`)
@@ -218,7 +264,8 @@ async function runCheck(
     body,
     head: args.flags.get('head'),
     base: args.flags.get('base'),
-    branch: args.flags.get('branch')
+    branch: args.flags.get('branch'),
+    debug
   })
 }
 
@@ -233,11 +280,14 @@ export interface LocalRun {
   branch: string | null | undefined
   /** The other open PRs on the head, whose bodies the deferred audit holds too. */
   sharing?: readonly { number: number; body: string }[]
+  /** Told each decision the report does not show (`--verbose`). */
+  debug?: Debug
 }
 
 /** The gate on a local repository, receipts read at the head through git plumbing. */
 export async function localReport(run: LocalRun): Promise<Report> {
   const { options } = run
+  const debug = run.debug ?? (() => undefined)
   // Every git question is asked of the top level: the answer must not depend on the
   // folder the CLI was pointed at or run from.
   const { root: repo, shallow } = await openRepository(run.repoDir)
@@ -245,7 +295,7 @@ export async function localReport(run: LocalRun): Promise<Report> {
   // and the diff need the merge base whatever selects the receipts: without it every
   // commit's coverage and every finding's place in the diff would be unknown.
   const resolving = resolveCommit(repo, run.head ?? 'HEAD')
-  const forking = findMergeBase(repo, resolving, run.base)
+  const forking = findMergeBase(repo, resolving, run.base, debug)
   void forking.catch(() => undefined)
   const head = await resolving
   const [forkPoint, branch] = await Promise.all([
@@ -255,7 +305,8 @@ export async function localReport(run: LocalRun): Promise<Report> {
   const source = gitSource({ repo, head, mergeBase: forkPoint, shallow })
   // The report names the merge base only where it chose the receipts.
   const base = options.select.mode === 'changed' ? forkPoint : null
-  return evaluate({ source, options, body: run.body, branch, base, sharing: run.sharing })
+  const { sharing } = run
+  return evaluate({ source, options, body: run.body, branch, base, sharing, debug })
 }
 
 /**
@@ -269,7 +320,8 @@ const DEFAULT_BASES = ['origin/HEAD', 'main', 'master', 'origin/main', 'origin/m
 async function findMergeBase(
   repo: string,
   head: Promise<string>,
-  baseFlag: string | undefined
+  baseFlag: string | undefined,
+  debug: Debug
 ): Promise<string> {
   const baseSha =
     baseFlag !== undefined
@@ -277,7 +329,8 @@ async function findMergeBase(
       : await firstCommit(
           repo,
           DEFAULT_BASES,
-          `no base branch found (${DEFAULT_BASES.join(', ')}): pass --base REV`
+          `no base branch found (${DEFAULT_BASES.join(', ')}): pass --base REV`,
+          debug
         )
   const sha = await mergeBase(repo, baseSha, await head)
   if (sha === null)
@@ -291,13 +344,21 @@ async function findMergeBase(
 async function firstCommit(
   repo: string,
   revs: readonly string[],
-  missing: string
+  missing: string,
+  debug: Debug
 ): Promise<string> {
   for (const rev of revs) {
-    const sha = await resolveCommit(repo, rev).catch(() => null)
+    const sha = await resolveCommit(repo, rev).catch(gitSaysNo)
+    debug(sha === null ? `base: no ${rev}` : `base: ${rev} (${sha})`)
     if (sha !== null) return sha
   }
   throw new CliError(missing)
+}
+
+/** Null where git refused (an unknown revision); any other error is no answer. */
+function gitSaysNo(error: unknown): null {
+  if (error instanceof GitError) return null
+  throw error
 }
 
 /** The checked-out branch when it points at `head` (`headFlag`: how head was named). */
@@ -308,7 +369,7 @@ async function currentBranchAt(
 ): Promise<string | null> {
   const [branch, at] = await Promise.all([
     headBranch(repo),
-    headFlag === undefined ? head : resolveCommit(repo, 'HEAD').catch(() => null)
+    headFlag === undefined ? head : resolveCommit(repo, 'HEAD').catch(gitSaysNo)
   ])
   return at === head ? branch : null
 }

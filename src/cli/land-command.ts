@@ -9,19 +9,22 @@ import { resolve } from 'node:path'
 import type { GateOptions } from '../gate/options.js'
 import type { SharingPull } from '../github/pulls.js'
 import type { Report } from '../gate/report.js'
-import { plural, shortSha } from '../gate/review-head.js'
+import { plural } from '../util/plural.js'
+import { shortSha } from '../util/short-sha.js'
 import { git, headBranch, openRepository } from '../source/git.js'
 import { terminalLine } from '../util/safe-text.js'
 import {
   CliError,
   NEEDS_TOKEN,
-  flagsFromUsage,
   formatFlag,
   prNumber,
+  valueFlags,
   type CliIo,
+  type FlagSpec,
   type ParsedArgs
 } from './args.js'
 import {
+  GATE_FLAGS,
   GATE_FLAGS_USAGE,
   checkCommand,
   gateExitCode,
@@ -56,7 +59,11 @@ Examples:
   FLOW_HEAD_SHA=$(git rev-parse origin/feature) FLOW_BASE_REF=main receipt-gate land
 `
 
-export const LAND_FLAGS = flagsFromUsage(LAND_USAGE)
+/** The flags, each listed in LAND_USAGE (a test holds the two together). */
+export const LAND_FLAGS: FlagSpec = {
+  ...GATE_FLAGS,
+  ...valueFlags(['head', 'base', 'pr', 'spec', 'repo', 'repo-slug', 'format'])
+}
 
 /** A fact land needs and cannot have: exit 2, with the step that would give it. */
 class Undecided extends CliError {

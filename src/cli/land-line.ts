@@ -6,7 +6,8 @@
  */
 import { basename } from 'node:path/posix'
 import type { Problem, ReceiptRow, Report } from '../gate/report.js'
-import { plural, shortSha } from '../gate/review-head.js'
+import { plural } from '../util/plural.js'
+import { shortSha } from '../util/short-sha.js'
 import { terminalLine } from '../util/safe-text.js'
 
 /** What land keeps of the line, in bytes. */

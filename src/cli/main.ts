@@ -3,7 +3,13 @@
  * environment errors into one line on stderr and exit code 2 — never a stack trace.
  */
 import packageJson from '../../package.json' with { type: 'json' }
-import { parseArgs, type CliIo, type FlagSpec, type ParsedArgs } from './args.js'
+import {
+  parseArgs,
+  valueFlags,
+  type CliIo,
+  type FlagSpec,
+  type ParsedArgs
+} from './args.js'
 import { CHECK_FLAGS, CHECK_USAGE } from './check-command.js'
 import { LAND_FLAGS, LAND_USAGE, checkOrLand, landCommand } from './land-command.js'
 import { VALIDATE_USAGE, validateCommand } from './validate-command.js'
@@ -36,7 +42,7 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   check: { flags: CHECK_FLAGS, usage: CHECK_USAGE, run: checkOrLand },
   land: { flags: LAND_FLAGS, usage: LAND_USAGE, run: landCommand },
-  validate: { flags: { format: 'value' }, usage: VALIDATE_USAGE, run: validateCommand }
+  validate: { flags: valueFlags(['format']), usage: VALIDATE_USAGE, run: validateCommand }
 }
 
 /** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
@@ -58,7 +64,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 2
   }
   try {
-    const args = parseArgs(rest, { ...command.flags, help: 'boolean' })
+    // `-h` is `--help` wherever help is (`check -h`), as for the command itself.
+    const help = { type: 'boolean', short: 'h' } as const
+    const args = parseArgs(rest, { ...command.flags, help })
     if (!args.flags.has('help')) return await command.run(args, io)
     io.stdout(command.usage)
     return 0

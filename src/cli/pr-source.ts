@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process'
 import { publishReport, type PublishLog, type Published } from '../action/publish.js'
 import { evaluate } from '../gate/evaluate.js'
 import type { GateOptions } from '../gate/options.js'
+import type { Debug } from '../gate/source.js'
 import type { Report } from '../gate/report.js'
 import { apiSource } from '../github/api-source.js'
 import { createClient, GitHubError, type Octokit } from '../github/client.js'
@@ -171,7 +172,8 @@ export async function checkPullRequest(
   options: GateOptions,
   expectHead: string | null,
   checkName: string | null,
-  stderr: (text: string) => void
+  stderr: (text: string) => void,
+  debug?: Debug
 ): Promise<{ report: Report; published: Published | null }> {
   const { owner, repo, number, octokit } = target
   const { pull, graphql } = await readPull(
@@ -207,7 +209,8 @@ export async function checkPullRequest(
       sharing,
       branch: pull.headRef,
       pull,
-      repositoryUrl: target.repositoryUrl
+      repositoryUrl: target.repositoryUrl,
+      debug
     })
   )
   if (checkName === null) return { report, published: null }

@@ -5,10 +5,10 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { basename } from 'node:path/posix'
-import { TYPE_TO_KIND } from '../receipts/limits.js'
-import { loadGenerations, selectCurrent, type HistoryFile } from '../receipts/lineage.js'
+import { selectGeneration } from '../gate/row.js'
+import { loadGenerations, type HistoryFile } from '../receipts/lineage.js'
 import { inspectReceipt, type InspectedReceipt } from '../receipts/receipt.js'
-import { plural } from '../gate/review-head.js'
+import { plural } from '../util/plural.js'
 import { terminalLine } from '../util/safe-text.js'
 import { CliError, formatFlag, type CliIo, type ParsedArgs } from './args.js'
 
@@ -113,7 +113,10 @@ function checkLineage(receipt: InspectedReceipt, io: CliIo): ValidateRow['lineag
   let names: string[] | null
   try {
     names = readdirSync(folder).filter((name) => name.endsWith('.json'))
-  } catch {
+  } catch (error) {
+    // No history folder is the common case; any other failure is the system's to report.
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
     names = null
   }
   if (names === null && container.round <= 1) return null
@@ -127,13 +130,10 @@ function checkLineage(receipt: InspectedReceipt, io: CliIo): ValidateRow['lineag
     history
   )
   if (!loaded.ok) return { state: 'ambiguous', reason: loaded.reason }
-  const selection = selectCurrent(
-    loaded.generations.flatMap((g) => (g.findings ? [g.findings] : [])),
-    (sha) => sha === container.headSha,
-    {
-      kind: TYPE_TO_KIND[receipt.envelope.type],
-      backend: receipt.envelope.mode ?? undefined
-    }
+  const selection = selectGeneration(
+    receipt,
+    loaded.generations,
+    (sha) => sha === container.headSha
   )
   if (selection.state === 'ambiguous') {
     const missing =

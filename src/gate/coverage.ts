@@ -5,7 +5,9 @@
  */
 import type { GateOptions } from './options.js'
 import type { Problem } from './report.js'
-import { plural, shortSha, type BookkeepingMatcher } from './review-head.js'
+import { plural } from '../util/plural.js'
+import { shortSha } from '../util/short-sha.js'
+import type { BookkeepingMatcher } from './glob-matcher.js'
 import type { PrCommit } from './source.js'
 
 /** One selected receipt's SHIP review, with the PR commits its range holds. */

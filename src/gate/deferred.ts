@@ -4,7 +4,7 @@
  * copies each bullet into the PR body as `- [ ] … — deferred from impl-review (…)`.
  */
 import type { Problem } from './report.js'
-import { plural } from './review-head.js'
+import { plural } from '../util/plural.js'
 import { visibleTaskBullets } from './visible-bullets.js'
 
 /** A Markdown task-list checkbox opening a line, ticked or not. */

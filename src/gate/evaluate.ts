@@ -4,6 +4,7 @@
  * this module sequences them and asks the source, batching what it can.
  */
 import { mapLimit } from '../util/concurrency.js'
+import { shortSha } from '../util/short-sha.js'
 import { buildAnnotations } from './annotations.js'
 import {
   coverageFailures,
@@ -19,16 +20,14 @@ import { overallConclusion, worstCurrentVerdict } from './gate.js'
 import type { GateOptions } from './options.js'
 import { SITUATIONS } from './outcome.js'
 import { placeFindings } from './placement.js'
+import { globMatcher, type BookkeepingMatcher } from './glob-matcher.js'
 import { applyCaps, blobsOf, planReceipts, selectPlans } from './plan.js'
 import type { Problem, ReceiptRow, Report } from './report.js'
 import {
   fullObjectId,
-  globMatcher,
   inferFromHistory,
   judgeReviewedHead,
   notFullIdJudgement,
-  shortSha,
-  type BookkeepingMatcher,
   type HeadJudgement,
   type InferredHead
 } from './review-head.js'
@@ -41,7 +40,7 @@ import {
   type Judged,
   type Pending
 } from './row.js'
-import type { ChangedFiles, PrCommit, ReceiptSource } from './source.js'
+import type { ChangedFiles, Debug, PrCommit, ReceiptSource } from './source.js'
 
 export interface EvaluateInput {
   source: ReceiptSource
@@ -64,11 +63,14 @@ export interface EvaluateInput {
   repositoryUrl?: string | null
   /** The PR's author and labels as the API gives them, for `exempt-*`; null: no PR (local). */
   pull?: PullFacts | null
+  /** Told each unknown's cause (silent by default). */
+  debug?: Debug
 }
 
 /** Runs the whole gate and returns the report. */
 export async function evaluate(input: EvaluateInput): Promise<Report> {
   const { source } = input
+  const debug = input.debug ?? (() => undefined)
   const exempt = exemptionOf(input.options, input.pull ?? null)
   const options = exempt ? exemptOptions(input.options) : input.options
   const base = input.base ?? null
@@ -81,7 +83,8 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const diffFiles = orUnknown(
     source.changedFiles(),
     (note): ChangedFiles => ({ files: null, note }),
-    'the changed files'
+    'the changed files',
+    debug
   )
   // The PR's commits, for coverage, are asked for now too (the git source: one `log`).
   const prCommits =
@@ -90,7 +93,8 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       : orUnknown(
           source.prCommits(),
           (note) => ({ commits: null, note }),
-          'the PR commits'
+          'the PR commits',
+          debug
         )
   // Compiled while those answers are on their way (picomatch: 2–3 ms of a cold run).
   const isBookkeeping = globMatcher(options.bookkeepingPaths)
@@ -166,7 +170,10 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const coverage =
     prCommits === null
       ? undefined
-      : await reviewCoverage(source, await prCommits, pending, rows, isBookkeeping, notes)
+      : await reviewCoverage(source, await prCommits, pending, rows, isBookkeeping, {
+          notes,
+          debug
+        })
   // Called whatever else failed: it adds the coverage problems.
   const coverageFails = coverageFailures(options, coverage, problems)
   const failed = coverageFails || missing.length > 0 || auditFailed || listing.truncated
@@ -224,7 +231,7 @@ async function reviewCoverage(
   pending: readonly Pending[],
   rows: readonly ReceiptRow[],
   isBookkeeping: BookkeepingMatcher,
-  notes: string[]
+  { notes, debug }: { notes: string[]; debug: Debug }
 ): Promise<Coverage | null> {
   if (listed.commits === null) {
     notes.push(`coverage not computed: ${listed.note}`)
@@ -263,6 +270,7 @@ async function reviewCoverage(
     )
     return coverageOf(classified, reviews, isBookkeeping)
   } catch (error) {
+    debug(`coverage unknown: ${causeOf(error)}`)
     notes.push(`coverage not computed: ${errorText(error)}`)
     return null
   }
@@ -291,17 +299,24 @@ function classifyEarly(
 async function orUnknown<T>(
   answer: Promise<T>,
   unknown: (note: string) => T,
-  what: string
+  what: string,
+  debug: Debug
 ): Promise<T> {
   try {
     return await answer
   } catch (error) {
+    debug(`${what} unknown: ${causeOf(error)}`)
     return unknown(`${what} could not be read: ${errorText(error)}`)
   }
 }
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
+}
+
+/** The error with its kind, for the debug trail: a `TypeError` is a bug, not an answer. */
+function causeOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 }
 
 /**

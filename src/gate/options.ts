@@ -126,8 +126,12 @@ function editDistance(a: string, b: string): number {
   return at(a.length, b.length)
 }
 
-function parseBoolean(raw: RawOptions, input: InputName, fallback: boolean): boolean {
-  const value = raw[input]
+/** A boolean input (blank: `fallback`); the one parser of every true/false input. */
+export function parseBoolean(
+  value: string | undefined,
+  input: string,
+  fallback: boolean
+): boolean {
   const trimmed = value?.trim()
   if (!trimmed) return fallback
   // The YAML 1.2 core schema spellings, as @actions/core's getBooleanInput takes them.
@@ -213,7 +217,7 @@ export function parseOptions(raw: RawOptions): GateOptions {
       NEEDS_HUMAN_CONCLUSIONS,
       'action_required'
     ),
-    auditDeferred: parseBoolean(raw, 'audit-deferred', true),
+    auditDeferred: parseBoolean(raw['audit-deferred'], 'audit-deferred', true),
     maxAnnotations: parseMax(raw['max-annotations']),
     coverage: oneOf(raw, 'coverage', COVERAGE_MODES, 'report'),
     exemptAuthors: parseList(raw['exempt-authors'] ?? ''),

@@ -5,7 +5,8 @@
  * outputs can name different causes, and a passing-looking line never sits above a failure.
  */
 import { introducedOpen, type Report } from './report.js'
-import { plural, shortSha } from './review-head.js'
+import { plural } from '../util/plural.js'
+import { shortSha } from '../util/short-sha.js'
 
 /** One reason the run did not pass, with the first thing to do about it. */
 export interface Cause {

@@ -6,7 +6,9 @@
  * that receipt alone is unreadable.
  */
 import type { Selection } from './options.js'
-import { globMatcher, plural, shortSha } from './review-head.js'
+import { plural } from '../util/plural.js'
+import { shortSha } from '../util/short-sha.js'
+import { globMatcher } from './glob-matcher.js'
 import type { ReceiptSource, TreeEntry } from './source.js'
 
 const CAPS = { fileBytes: 2 * 1024 * 1024, receipts: 500, totalBytes: 64 * 1024 * 1024 }

@@ -5,35 +5,10 @@
  * equality alone would fail every real pull request; this follows flow-next's own
  * green-gate precedent (`.flow/**` except `.flow/bin/**` and `.flow/config.json`).
  */
-import picomatch from 'picomatch'
+import { plural } from '../util/plural.js'
+import { shortSha } from '../util/short-sha.js'
+import type { BookkeepingMatcher } from './glob-matcher.js'
 import type { Ancestry, ReceiptCommit } from './source.js'
-
-/** Is this path bookkeeping? Built once from the `bookkeeping-paths` globs. */
-export type BookkeepingMatcher = (path: string) => boolean
-
-/**
- * A list of picomatch globs (dot files included) where a leading `!` excludes: a path
- * matches when some positive glob takes it and no `!` glob does. (picomatch's own `!`
- * negates one pattern, which in a list would match nearly everything.) An exclusion
- * matches whatever the letter case, an inclusion only as written: on a case-insensitive
- * checkout (macOS, Windows) `.flow/BIN/x` is `.flow/bin/x`, so it must stay code, and
- * reading a path as code is the side that cannot let unreviewed code through.
- */
-export function globMatcher(globs: readonly string[]): BookkeepingMatcher {
-  // `!(src)/**` is picomatch's negated extglob: only a `!` not followed by `(` excludes.
-  const excluding = (glob: string): boolean => /^!(?!\()/.test(glob)
-  const include = globs.filter((glob) => !excluding(glob))
-  const exclude = globs.filter(excluding).map((glob) => glob.slice(1))
-  const yes = include.length > 0 ? picomatch(include, { dot: true }) : () => false
-  const no =
-    exclude.length > 0 ? picomatch(exclude, { dot: true, nocase: true }) : () => false
-  return (path) => {
-    // picomatch's `.` never matches a line terminator, so `.flow/x\n.json` would count as
-    // code; globs cannot hold a line break (inputs split on newlines): NUL changes no match.
-    const safe = path.replace(/[\n\r\u2028\u2029]/g, '\u0000')
-    return yes(safe) && !no(safe)
-  }
-}
 
 /** The verdict of the rule for one reviewed SHA, with a one-line reason. */
 export interface HeadJudgement {
@@ -116,18 +91,9 @@ function stale(why: string): HeadJudgement {
   return { current: false, reason: `stale: ${why}` }
 }
 
-export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`
-}
-
 /** The first three paths, then `…` when there are more. */
 function someOf(paths: readonly string[]): string {
   return `${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ', …' : ''}`
-}
-
-/** The first 7 hex digits, as git shows a commit. */
-export function shortSha(sha: string): string {
-  return /^[0-9a-f]{8,}$/i.test(sha) ? sha.slice(0, 7) : sha.slice(0, 40)
 }
 
 /** An unbound receipt's reviewed SHA under the history rule, or why there is none. */

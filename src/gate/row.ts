@@ -14,6 +14,7 @@ import {
   selectCurrent,
   type Generation,
   type HistoryFile,
+  type Selection,
   type SelectionFilter
 } from '../receipts/lineage.js'
 import { inspectReceipt, type ReadableReceipt } from '../receipts/receipt.js'
@@ -70,6 +71,18 @@ export function classify(plan: ReceiptPlan, blobs: Blobs): Pending {
   return loaded.ok
     ? { kind: 'findings', plan, receipt, generations: loaded.generations }
     : { kind: 'lineage-failed', plan, receipt, reason: loaded.reason }
+}
+
+/**
+ * flowctl's selection over a receipt's generations, kept to the receipt's own kind and
+ * backend (none for an orphan): `check` and `validate` select the same way.
+ */
+export function selectGeneration(
+  receipt: ReadableReceipt | null,
+  generations: readonly Generation[],
+  isCurrent: (sha: string) => boolean
+): Selection {
+  return selectCurrent(containersOf(generations), isCurrent, selectionFilter(receipt))
 }
 
 /** The receipt's own kind and backend, which selection keeps to (none for an orphan). */
@@ -188,10 +201,10 @@ function byHead(judged: Judged, sha: string, headSource: HeadSource): Decided {
 }
 
 function decideFindings(item: Findings, judged: Judged): Decided {
-  const selection = selectCurrent(
-    containersOf(item.generations),
-    (sha) => judged.heads.get(sha)?.current === true,
-    selectionFilter(item.receipt)
+  const selection = selectGeneration(
+    item.receipt,
+    item.generations,
+    (sha) => judged.heads.get(sha)?.current === true
   )
   const tip =
     selection.state === 'current' || selection.state === 'stale' ? selection.tip : null

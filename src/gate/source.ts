@@ -4,6 +4,13 @@
  */
 import type { FileHunks } from './diff-map.js'
 
+/**
+ * Where a decision the report does not show is told (a fallback, an unknown and its cause):
+ * the action's debug log, the CLI's `--verbose`. The text may be hostile: the adapter that
+ * prints it makes it safe.
+ */
+export type Debug = (message: string) => void
+
 /** One entry of the tree under `receipts-dir` at the head commit. */
 export interface TreeEntry {
   /** Repository-relative path. */

@@ -202,16 +202,37 @@ async function readFilesList(
       note: `the PR changes ${changedFiles} files, more than GitHub lists (${PR_FILES_CAP})`
     }
   }
+  const files: PrFiles = []
   try {
-    const files: NonNullable<FilesList['files']> = []
     for (let page = await first; !page.done; page = await pages.next())
       files.push(...page.value.data)
-    return { files }
   } catch (error) {
     // Too large to read is too large to list, as past GitHub's cap: unknown, with why.
     if (!isTooLarge(error)) throw error
     return { files: null, note: `the PR's files list cannot be read: ${error.message}` }
   }
+  // The PR may have moved after its read (and even back before the re-read a check would
+  // make): a list that is not provably the head's is replaced by the compare at the head.
+  return listedAt(files, options.head) ? { files } : (await listsAtHead()).files
+}
+
+type PrFiles = NonNullable<FilesList['files']>
+
+/**
+ * Whether every entry of GitHub's files list is of `head`. The answer names no head of
+ * its own, but each entry links its file at the commit the list was computed at
+ * (`contents_url`: `…/contents/<path>?ref=<commit>`): an entry naming another commit is
+ * another head's, and an entry (or an empty list) that names none proves nothing.
+ */
+function listedAt(files: PrFiles, head: string): boolean {
+  const at = head.toLowerCase()
+  return files.length > 0 && files.every((file) => refOf(file.contents_url) === at)
+}
+
+/** The `ref` a contents URL names (lowercase), or null when it names none. */
+function refOf(url: string | undefined): string | null {
+  if (typeof url !== 'string' || !URL.canParse(url)) return null
+  return new URL(url).searchParams.get('ref')?.toLowerCase() ?? null
 }
 
 type GitTree = Awaited<ReturnType<Octokit['rest']['git']['getTree']>>['data']

@@ -11,10 +11,12 @@ import {
   FILE_READ_CAP,
   notAFile,
   overFileCap,
+  type Debug,
   type ReceiptCommit,
   type ReceiptSource,
   type TreeEntry
 } from '../gate/source.js'
+import { isBug } from '../util/errors.js'
 import { GitHubError, type Octokit } from './client.js'
 import { graphOfHead, prCommitMethods, type CommitGraph } from './pr-commits.js'
 import { sharingOnly, type PullRequestInfo, type SharingPull } from './pulls.js'
@@ -40,6 +42,8 @@ export interface GraphqlReadOptions {
   /** The head branch the event names: the deferral file is then read in the same query. */
   branchSinkPath: string | null
   receiptsDir: string
+  /** Told when a later GraphQL question falls back to REST. */
+  debug?: Debug
 }
 
 export interface GraphqlRead {
@@ -419,7 +423,13 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
         repository?: { pullRequest?: { commits?: unknown } }
       }>(COMMITS_PAGE_QUERY, { owner, name: repo, number, after })
       return page.repository?.pullRequest?.commits
-    }).catch(() => undefined))
+    }).catch((error: unknown) => {
+      if (isBug(error)) throw error
+      options.debug?.(
+        `the PR's commits through REST, not GraphQL: ${graphqlFailure(error)}`
+      )
+      return undefined
+    }))
   return {
     pull,
     sharing: head
@@ -488,7 +498,13 @@ function graphqlSource(
               ...Object.fromEntries(batch.map((sha, i) => [`o${i}`, sha]))
             })
             // A batch that fails is read through REST, blob by blob.
-            .catch(() => null)
+            .catch((error: unknown) => {
+              if (isBug(error)) throw error
+              options.debug?.(
+                `${batch.length} blob texts through REST, not GraphQL: ${graphqlFailure(error)}`
+              )
+              return null
+            })
           batch.forEach((sha, i) => {
             const blob = Blob.safeParse(data?.repository?.[`b${i}`]).data
             const bytes = blob ? exactBytes(sha, blob) : null
@@ -583,8 +599,12 @@ function graphqlSource(
         })
         const commit = HistoryAnswer.parse(data).repository.object
         return new Map(paths.map((path, i) => [path, newestOf(commit[`h${i}`])]))
-      } catch {
+      } catch (error) {
+        if (isBug(error)) throw error
         // GraphQL failing after the first read: REST answers the same question.
+        options.debug?.(
+          `the receipts' commits through REST, not GraphQL: ${graphqlFailure(error)}`
+        )
         return rest.receiptCommits(receipts)
       }
     }

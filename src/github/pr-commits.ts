@@ -7,7 +7,8 @@
  * compare per parent).
  */
 import { reachableInPr } from '../gate/coverage.js'
-import { fullObjectId, isFullId, shortSha } from '../gate/review-head.js'
+import { fullObjectId, isFullId } from '../gate/review-head.js'
+import { shortSha } from '../util/short-sha.js'
 import { limiter } from '../util/concurrency.js'
 import type { PrGraphCommit, ReceiptSource } from '../gate/source.js'
 import { isUnknownName, type Octokit } from './client.js'

@@ -11,6 +11,7 @@ import {
   type GraphqlReadOptions
 } from './graphql-source.js'
 import { getPullRequest, type PullRequestInfo } from './pulls.js'
+import { isBug } from '../util/errors.js'
 
 /** The PR and its GraphQL read (null: read through REST; `onFallback` was told why). */
 export async function readPullRequest(
@@ -21,6 +22,8 @@ export async function readPullRequest(
     const graphql = await readWithGraphql(options)
     return { pull: graphql.pull, graphql }
   } catch (error) {
+    // A bug of the read itself is no GraphQL failure: hidden behind REST, it would never show.
+    if (isBug(error)) throw error
     onFallback(graphqlFailure(error))
     const { octokit, owner, repo, number } = options
     return { pull: await getPullRequest(octokit, owner, repo, number), graphql: null }

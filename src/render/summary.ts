@@ -17,7 +17,8 @@ import {
 } from '../gate/report.js'
 import { hintItem } from '../gate/deferred.js'
 import { nextStep, reportTitle } from '../gate/outcome.js'
-import { plural, shortSha } from '../gate/review-head.js'
+import { plural } from '../util/plural.js'
+import { shortSha } from '../util/short-sha.js'
 import { htmlText, mdCode, mdFence, mdInline } from './markdown-escape.js'
 
 /** GitHub's limits: check-run summary/text 65535 bytes; job summary 1 MiB. */

@@ -5,12 +5,14 @@
  * wrapped at column 0. Colours only on a TTY; every entry's text is made terminal-safe
  * in one place, `entry`, so no receipt field can reach the screen unescaped.
  */
+import { styleText } from 'node:util'
 import type { Conclusion } from '../gate/gate.js'
 import { hintItem } from '../gate/deferred.js'
 import type { Report, ReportFinding } from '../gate/report.js'
-import { plural, shortSha } from '../gate/review-head.js'
 import { nextStep } from '../gate/outcome.js'
 import { displayWidth, graphemes, graphemeWidth } from '../util/cells.js'
+import { plural } from '../util/plural.js'
+import { shortSha } from '../util/short-sha.js'
 import { terminalLine } from '../util/safe-text.js'
 import { anchorText, auditSkipped, drawsLabel, renderTitle } from './summary.js'
 
@@ -19,12 +21,14 @@ const DEFAULT_WIDTH = 100
 /** Narrower terminals still get this many columns: words are not cut into crumbs. */
 const MIN_WIDTH = 40
 
-/** Each conclusion's mark and its colour (an ANSI code). */
-const MARK: Record<Conclusion, [string, number]> = {
-  success: ['✓', 32],
-  failure: ['✗', 31],
-  neutral: ['○', 90],
-  action_required: ['!', 33]
+type Colour = Parameters<typeof styleText>[0]
+
+/** Each conclusion's mark and its colour. */
+const MARK: Record<Conclusion, [string, Colour]> = {
+  success: ['✓', 'green'],
+  failure: ['✗', 'red'],
+  neutral: ['○', 'gray'],
+  action_required: ['!', 'yellow']
 }
 
 /** Renders the report for a terminal `width` columns wide. */
@@ -44,9 +48,10 @@ export function renderText(
     text: string,
     indent: number,
     mark = '',
-    colour = 0
+    colour: Colour = 'reset'
   ): void => {
-    const painted = color ? `\u001b[${colour}m${mark}\u001b[0m` : mark
+    // The caller decided whether to paint (a TTY, no NO_COLOR): not the stream check.
+    const painted = color ? styleText(colour, mark, { validateStream: false }) : mark
     const lines = wrap(
       terminalLine(text),
       cols - lead - (mark ? displayWidth(mark) + 1 : 0),

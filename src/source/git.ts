@@ -93,22 +93,20 @@ const splitNul = (text: string): string[] => text.split('\0').filter(Boolean)
 /**
  * The top level for any folder of a repository (pathspecs are relative to the folder git
  * runs in: from a subfolder `.flow/…` is found nowhere), and whether it is a shallow clone.
+ * A refusal is git's own first line ("not a git repository", "detected dubious
+ * ownership" when safe.directory refuses it): the two need different fixes.
  */
 export async function openRepository(
   dir: string
 ): Promise<{ root: string; shallow: boolean }> {
-  try {
-    // `--show-cdup`, not `--show-toplevel`: the latter fails in a bare repository, which
-    // the gate reads as well as any (it reads commits, never a work tree).
-    const asked = ['--is-bare-repository', '--is-shallow-repository', '--show-cdup']
-    const out = await git(dir, ['rev-parse', ...asked])
-    const [bare, shallow, up = ''] = out.stdout.split('\n')
-    return {
-      root: bare === 'true' ? dir : resolvePath(dir, up),
-      shallow: shallow === 'true'
-    }
-  } catch {
-    throw new GitError(`not a git repository: ${dir}`)
+  // `--show-cdup`, not `--show-toplevel`: the latter fails in a bare repository, which
+  // the gate reads as well as any (it reads commits, never a work tree).
+  const asked = ['--is-bare-repository', '--is-shallow-repository', '--show-cdup']
+  const out = await git(dir, ['rev-parse', ...asked])
+  const [bare, shallow, up = ''] = out.stdout.split('\n')
+  return {
+    root: bare === 'true' ? dir : resolvePath(dir, up),
+    shallow: shallow === 'true'
   }
 }
 

@@ -230,6 +230,10 @@ export class GitHubObjects {
     }
   }
 
+  /**
+   * `diff-entry`. GitHub links every entry, whatever its status, at the commit the list was
+   * computed at (a PR's list: its head then) — the only head a files list names.
+   */
   diffEntry(r: RepoRef, change: FileChange, commit: string): Json {
     const enc = change.filename.split('/').map(encodeURIComponent).join('/')
     const out: Json = {

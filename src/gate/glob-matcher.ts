@@ -1,0 +1,29 @@
+/** The `bookkeeping-paths` and `select` globs as one matcher. */
+import picomatch from 'picomatch'
+
+/** Is this path bookkeeping? Built once from the `bookkeeping-paths` globs. */
+export type BookkeepingMatcher = (path: string) => boolean
+
+/**
+ * A list of picomatch globs (dot files included) where a leading `!` excludes: a path
+ * matches when some positive glob takes it and no `!` glob does. (picomatch's own `!`
+ * negates one pattern, which in a list would match nearly everything.) An exclusion
+ * matches whatever the letter case, an inclusion only as written: on a case-insensitive
+ * checkout (macOS, Windows) `.flow/BIN/x` is `.flow/bin/x`, so it must stay code, and
+ * reading a path as code is the side that cannot let unreviewed code through.
+ */
+export function globMatcher(globs: readonly string[]): BookkeepingMatcher {
+  // `!(src)/**` is picomatch's negated extglob: only a `!` not followed by `(` excludes.
+  const excluding = (glob: string): boolean => /^!(?!\()/.test(glob)
+  const include = globs.filter((glob) => !excluding(glob))
+  const exclude = globs.filter(excluding).map((glob) => glob.slice(1))
+  const yes = include.length > 0 ? picomatch(include, { dot: true }) : () => false
+  const no =
+    exclude.length > 0 ? picomatch(exclude, { dot: true, nocase: true }) : () => false
+  return (path) => {
+    // picomatch's `.` never matches a line terminator, so `.flow/x\n.json` would count as
+    // code; globs cannot hold a line break (inputs split on newlines): NUL changes no match.
+    const safe = path.replace(/[\n\r\u2028\u2029]/g, '\u0000')
+    return yes(safe) && !no(safe)
+  }
+}
