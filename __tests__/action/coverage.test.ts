@@ -15,6 +15,7 @@ import { GitRepo } from '../support/git-repo.js'
 import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
 import { buildContainer, buildReceipt, jsonText } from '../support/receipt-builders.js'
 import { runAction, type ActionRun } from '../support/runner.js'
+import { refuseGraphql } from './support.js'
 
 jest.setTimeout(60_000)
 
@@ -281,13 +282,7 @@ describe('review coverage over the API: more commits than REST lists', () => {
   })
 
   it('through REST (GraphQL refused): coverage unknown with why, and require fails', async () => {
-    on().faults.add({
-      kind: 'graphql-error',
-      route: 'graphql',
-      type: 'FORBIDDEN',
-      message: 'Resource not accessible by integration',
-      times: Infinity
-    })
+    refuseGraphql({ fake: on() })
     try {
       const { report, calls } = await action({}, on())
       expect(report.coverage).toBeNull()
