@@ -1,8 +1,8 @@
 // `npm run screenshot`: runs the bundled action on the passing and the failing demo PR
 // (the demo-action harness, as `npm run demo [failing] action`) and photographs, with
-// headless Chromium (Debian's `chromium` package), the pages scripts/check-run-pages.mjs
-// renders from the check runs it posted: docs/check-run-summary.png (passing),
-// docs/check-run-failing.png and docs/inline-annotations.png (failing), for the README.
+// headless Chromium (Debian's `chromium`; `fonts-noto-color-emoji` draws the ✅ and ❌), the pages
+// scripts/check-run-pages.mjs renders from the check runs it posted: docs/check-run-summary.png
+// (passing), docs/check-run-failing.png and docs/inline-annotations.png (failing), for the README.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
