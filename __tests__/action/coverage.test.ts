@@ -15,6 +15,7 @@ import { GitRepo } from '../support/git-repo.js'
 import { startFakeGitHub, type FakeGitHub } from '../support/github-api/server.js'
 import { buildContainer, buildReceipt, jsonText } from '../support/receipt-builders.js'
 import { runAction, type ActionRun } from '../support/runner.js'
+import { refuseGraphql } from './support.js'
 
 jest.setTimeout(60_000)
 
@@ -130,8 +131,33 @@ describe('review coverage through dist/index.js (API source)', () => {
     const read = calls('repos/get-commit').map(
       (p) => /\/commits\/([0-9a-f]+)/.exec(p)?.[1]
     )
-    expect(new Set(read)).toEqual(new Set([c1, b1, c2, b2]))
-    expect(read).toHaveLength(4)
+    // The head b2's only parent is the reviewed c2: the head rule's compare c2...b2 is
+    // b2's diff, asked for once, and no read of its own.
+    expect(new Set(read)).toEqual(new Set([c1, b1, c2]))
+    expect(read).toHaveLength(3)
+    expect(
+      calls('repos/compare-commits-with-basehead').filter((p) => p.includes(`${c2}...`))
+    ).toEqual([expect.stringContaining(`${c2}...${b2}`)])
+  })
+
+  it("reads the commits to classify in the compare's round trip, not after it", async () => {
+    // With 100 ms on every request, a read sent only once the compare is answered would
+    // arrive after it: each read must arrive while the compare is still open.
+    fake().faults.add({ kind: 'latency', ms: 100, route: '*', times: Infinity })
+    try {
+      const { run, report } = await action()
+      expect(report.coverage).toMatchObject({ commits: 2, reviewed: 2 })
+      const compare = run.requests.find(
+        (r) =>
+          r.operationId === 'repos/compare-commits-with-basehead' && r.path.includes(c2)
+      )!
+      const reads = run.requests.filter((r) => r.operationId === 'repos/get-commit')
+      expect(reads).toHaveLength(3)
+      for (const read of reads)
+        expect(read.receivedMs).toBeLessThan(compare.receivedMs + compare.durationMs)
+    } finally {
+      fake().faults.clear()
+    }
   })
 
   it('finds a code commit a later review skipped; require fails on it; off reads nothing', async () => {
@@ -203,7 +229,7 @@ describe('review coverage over the API: a PR that merged its base branch in', ()
   other.checkout('feature')
   const merge = other.merge('main')
   const c2 = other.write({ 'src/t2.ts': '2\n' }).commit('task 2')
-  other
+  const head = other
     .write({ [`${DIR}/impl-fn-2.2.json`]: receipt('fn-2.2', c2, m1) })
     .commit('receipt 2')
   const on = servePr(other)
@@ -226,34 +252,52 @@ describe('review coverage over the API: a PR that merged its base branch in', ()
       (p) => !p.includes(`...${merge}`)
     )
     expect(compared.filter((p) => p.includes(m0) || p.includes(m1))).toEqual([])
+    // Receipt 2's commit, the head: its parent c2 is the reviewed commit, so the head
+    // rule's compare c2...head is its diff (no read of its own).
+    expect(compared.filter((p) => p.includes(`${c2}...`))).toHaveLength(1)
+    expect(calls('repos/get-commit')).not.toContainEqual(expect.stringContaining(head))
   })
 })
 
-describe('review coverage over the API: more commits than GitHub lists', () => {
+describe('review coverage over the API: more commits than REST lists', () => {
   const long = GitRepo.init()
   const m0 = long.write({ 'src/a.ts': 'a\n' }).commit('main')
   long.branch('feature')
   let head = m0
-  for (let i = 0; i < 250; i++) head = long.commit(`step ${i}`, { allowEmpty: true })
+  for (let i = 0; i < 250; i++)
+    head = long.write({ 'src/step.ts': `${i}\n` }).commit(`step ${i}`)
   long
     .write({ [`${DIR}/impl-fn-3.1.json`]: receipt('fn-3.1', head, m0) })
     .commit('receipt')
   const on = servePr(long)
 
-  it('reports coverage unknown with why, and require fails', async () => {
-    const { report, calls } = await action({}, on())
-    expect(report.coverage).toBeNull()
-    expect(report.notes).toContain(
-      'coverage not computed: the PR has 250 commits or more, more than GitHub lists'
-    )
-    // GraphQL's count says so: nothing listed.
+  it('GraphQL pages past 250 commits: coverage computed, as git computes it', async () => {
+    const { report, calls, run } = await action({}, on())
+    const git = (await checkJson(long.path, '--base', 'main')).report.coverage
+    expect(git).toMatchObject({ commits: 250, reviewed: 250, unknown: [] })
+    expect(report.coverage).toEqual(git)
+    // The first 100 with the PR, then 2 pages of their own: no REST list.
     expect(calls('pulls/list-commits')).toHaveLength(0)
-    expect(calls('repos/get-commit')).toEqual([])
-    const required = await action({ coverage: 'require' }, on())
-    expect(required.report.conclusion).toBe('failure')
+    expect(run.requests.filter((r) => r.operationId === 'graphql')).toHaveLength(3)
   })
 
-  it("over GraphQL's 100 (and under 250): the commits listed through REST, coverage computed", async () => {
+  it('through REST (GraphQL refused): coverage unknown with why, and require fails', async () => {
+    refuseGraphql({ fake: on() })
+    try {
+      const { report, calls } = await action({}, on())
+      expect(report.coverage).toBeNull()
+      expect(report.notes).toContain(
+        'coverage not computed: the PR has 250 commits or more, more than GitHub lists'
+      )
+      expect(calls('repos/get-commit')).toEqual([])
+      const required = await action({ coverage: 'require' }, on())
+      expect(required.report.conclusion).toBe('failure')
+    } finally {
+      on().faults.clear()
+    }
+  })
+
+  it("over GraphQL's 100: the later pages through GraphQL, coverage computed", async () => {
     const mid = GitRepo.init()
     const base = mid.write({ 'src/a.ts': 'a\n' }).commit('main')
     mid.branch('feature')
@@ -269,7 +313,8 @@ describe('review coverage over the API: more commits than GitHub lists', () => {
     try {
       const { report, calls } = await action({}, api)
       expect(report.coverage).not.toBeNull()
-      expect(calls('pulls/list-commits')).toHaveLength(2)
+      expect(calls('pulls/list-commits')).toHaveLength(0)
+      expect(calls('graphql')).toHaveLength(2)
       api.assertNoViolations()
     } finally {
       await api.close()

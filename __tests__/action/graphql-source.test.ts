@@ -58,7 +58,8 @@ describe('the GraphQL read', () => {
     const { gql, rest } = await bothWays(f)
     expect(gql.exitCode).toBe(0)
     expect(gql.outputs).toMatchObject({ conclusion: 'success', receipts: '10' })
-    // (and review coverage's commit reads: code or bookkeeping, issue 25.3)
+    // Review coverage reads the PR's 2 commits' paths: the reviewed one by a commit read;
+    // the head's parent is the reviewed commit, so the compare of the two is its diff.
     expect(operations(gql)).toEqual([
       'checks/create',
       'graphql',
@@ -66,6 +67,8 @@ describe('the GraphQL read', () => {
       'repos/compare-commits-with-basehead',
       'repos/get-commit'
     ])
+    expect(count(gql, 'repos/get-commit')).toBe(1)
+    expect(count(gql, 'repos/compare-commits-with-basehead')).toBe(1)
     expect(count(gql, 'checks/create')).toBe(1)
     // The same verdicts through REST, at a request per blob.
     expect(reportOf(rest)).toEqual(reportOf(gql))
@@ -176,6 +179,39 @@ describe('the GraphQL read', () => {
     expect(count(gql, 'git/get-blob')).toBe(1)
     expect(reportOf(rest)).toEqual(reportOf(gql))
   }, 30_000)
+})
+
+describe('a receipts folder too large for one answer', () => {
+  it('is listed with its sizes, its texts read in bounded queries: no answer over the limit, the same report', async () => {
+    // 12 receipts of ~200 KB: 2.4 MB of text, where GitHub's answer limit is 1.5 MB here.
+    const limit = 1_500_000
+    const f = await fixture(
+      (reviewed, base) =>
+        Object.fromEntries(
+          Array.from({ length: 12 }, (_, i) => [
+            `${DIR}/impl-fn-7.${i + 1}.json`,
+            JSON.stringify({
+              ...JSON.parse(receiptWith(reviewed, base, { id: `fn-7.${i + 1}` })),
+              notes: `${i} `.repeat(100_000)
+            })
+          ])
+        ),
+      {},
+      { graphqlAnswerLimit: limit }
+    )
+    const { gql, rest } = await bothWays(f)
+    expect(gql.outputs).toMatchObject({ conclusion: 'success', receipts: '12' })
+    expect(reportOf(rest)).toEqual(reportOf(gql))
+    const reads = gql.requests.filter((q) => q.operationId === 'graphql')
+    // The one read with every text was refused; then the listing, then ~1 MB of texts a
+    // query (4 of them: ~300 KB a receipt), every answer within the limit, no REST blob.
+    expect(reads.filter((q) => q.overLimit)).toHaveLength(1)
+    expect(reads[0]?.overLimit).toBe(true)
+    expect(reads).toHaveLength(1 + 1 + 4)
+    for (const q of reads) expect(q.responseBytes).toBeLessThanOrEqual(limit)
+    expect(count(gql, 'git/get-blob')).toBe(0)
+    expect(count(gql, 'git/get-tree')).toBe(0)
+  }, 60_000)
 })
 
 describe('GraphQL failing', () => {

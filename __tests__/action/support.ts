@@ -55,7 +55,10 @@ export async function prFixture(
   receipts: (reviewed: string, base: string) => Record<string, string | Uint8Array>,
   pull: Partial<PullRequestSpec> = {},
   fakeOptions: Partial<
-    Pick<FakeGitHubOptions, 'treePaths' | 'rawBlobs' | 'blobTextLimit' | 'latencyMs'>
+    Pick<
+      FakeGitHubOptions,
+      'treePaths' | 'rawBlobs' | 'blobTextLimit' | 'latencyMs' | 'graphqlAnswerLimit'
+    >
   > = {}
 ): Promise<PrFixture> {
   const { repo, base, reviewed } = prRepo(receipts)

@@ -127,7 +127,10 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       : Promise.resolve(null)
   const [blobs, sink] = await Promise.all([source.readBlobs(blobsOf(selected)), sinkRead])
   const pending = selected.map((plan) => classify(plan, blobs))
-  const judge = await judgeAll(source, pending, options, isBookkeeping)
+  // The head rule's compares go out first; coverage's commit reads join their round.
+  const judging = judgeAll(source, pending, options, isBookkeeping)
+  if (prCommits !== null) classifyEarly(source, prCommits)
+  const judge = await judging
   const diff = await diffFiles
   const placed = placeFindings(
     pending.map((item) => toRow(item, judge, options)),
@@ -271,6 +274,25 @@ async function reviewCoverage(
     notes.push(`coverage not computed: ${errorText(error)}`)
     return null
   }
+}
+
+/**
+ * Coverage's commit reads, started beside the head rule's compares so that they add no
+ * round trip (which commits to read depends on the PR's commits alone), and after them,
+ * so that a diff one of them answers (the head's, when its parent is the reviewed commit)
+ * is not read twice. Coverage asks again later: each commit is read once.
+ */
+function classifyEarly(
+  source: ReceiptSource,
+  prCommits: Promise<{ commits: PrCommit[] } | { commits: null; note: string }>
+): void {
+  const early = async (): Promise<void> => {
+    const listed = await prCommits
+    const unlisted = listed.commits === null ? [] : toClassify(listed.commits)
+    if (unlisted.length > 0) await source.commitPaths?.(unlisted)
+  }
+  // Its failures surface where coverage asks again.
+  early().catch(() => undefined)
 }
 
 /** A question of the source whose failure the gate goes on without: `unknown(why)`. */

@@ -17,18 +17,20 @@ import {
   type TreeEntry
 } from '../gate/source.js'
 import { isBug } from '../util/errors.js'
-import type { Octokit } from './client.js'
-import {
-  OVER_CAP,
-  PR_COMMITS_CAP,
-  graphOfHead,
-  prCommitMethods,
-  type CommitGraph
-} from './pr-commits.js'
+import { GitHubError, type Octokit } from './client.js'
+import { graphOfHead, prCommitMethods, type CommitGraph } from './pr-commits.js'
 import { sharingOnly, type PullRequestInfo, type SharingPull } from './pulls.js'
+import { isFullId } from '../gate/review-head.js'
+import { limiter } from '../util/concurrency.js'
 
 /** Levels of the receipts folder read in the query (`x.json.history/` is the second). */
 const TREE_DEPTH = 3
+/**
+ * Bytes of blob text one query asks for once the folder had to be listed first: GitHub
+ * ends a query after 10 seconds and fails large answers, so texts go in bounded batches.
+ */
+export const TEXT_BUDGET = 1_000_000
+const TEXT_QUERIES_IN_FLIGHT = 3
 
 export interface GraphqlReadOptions {
   octokit: Octokit
@@ -106,9 +108,12 @@ function entriesOf(tree: unknown): GqlEntry[] | null {
 
 const Oids = z.object({ nodes: z.array(z.object({ oid: z.string() })) })
 
-/** The first 100 commits of the PR (GraphQL's page), each with its parents. */
+/** A page of the PR's commits (GraphQL's 100), each with its parents. */
 const Commits = z.object({
   totalCount: z.number(),
+  pageInfo: z
+    .object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() })
+    .catch({ hasNextPage: false, endCursor: null }),
   nodes: z.array(
     z.object({
       commit: z.object({
@@ -187,17 +192,31 @@ function restLogin(author: unknown): string | null {
 // ------------------------------------------------------------------ the queries
 
 const BLOB = 'byteSize isBinary isTruncated text'
-/** The PR's commit graph for review coverage (issue 25.3); past 100, REST lists it. */
-const COMMITS =
-  'commits(first: 100) { totalCount nodes { commit { oid parents(first: 2) { totalCount nodes { oid } } } } }'
+/** A listing's blobs: their sizes, no text. */
+const BLOB_SIZE = 'byteSize'
+/** The PR's commit graph for review coverage, a page of 100 at a time. */
+const commitsSelection = (after: string): string =>
+  `commits(first: 100${after}) { totalCount pageInfo { hasNextPage endCursor } nodes { commit { oid parents(first: 2) { totalCount nodes { oid } } } } }`
+const COMMITS = commitsSelection('')
+const COMMITS_PAGE_QUERY = `query receiptGateCommits($owner: String!, $name: String!, $number: Int!, $after: String!) {
+  repository(owner: $owner, name: $name) { pullRequest(number: $number) { ${commitsSelection(', after: $after')} } }
+}`
+/**
+ * Pages of the PR's commits read at most (3,000 commits, one request a page after the
+ * first): past them the REST list answers, which says the PR has more than GitHub lists.
+ */
+const COMMIT_PAGES_CAP = 30
 
-/** Tree entries with their blobs, `depth` levels deep. */
-function entriesSelection(depth: number): string {
-  const inner = depth > 1 ? ` ... on Tree { ${entriesSelection(depth - 1)} }` : ''
-  return `entries { name type mode oid object { ... on Blob { ${BLOB} }${inner} } }`
+/** Tree entries with their blobs (`blob`: the fields asked), `depth` levels deep. */
+function entriesSelection(depth: number, blob: string): string {
+  const inner = depth > 1 ? ` ... on Tree { ${entriesSelection(depth - 1, blob)} }` : ''
+  return `entries { name type mode oid object { ... on Blob { ${blob} }${inner} } }`
 }
 
-const FOLDER = `folder: object(expression: $folder) { ... on Tree { ${entriesSelection(TREE_DEPTH)} } }`
+const folderSelection = (blob: string): string =>
+  `folder: object(expression: $folder) { ... on Tree { ${entriesSelection(TREE_DEPTH, blob)} } }`
+const FOLDER = folderSelection(BLOB)
+const FOLDER_LISTING = folderSelection(BLOB_SIZE)
 
 /** The open PRs holding the head, with their bodies: each must name the deferrals too. */
 const ASSOCIATED =
@@ -205,9 +224,10 @@ const ASSOCIATED =
 
 /**
  * The one read: the PR, and when the head is known, the folder, the deferral file and the
- * other PRs on that head.
+ * other PRs on that head; `listing`: the folder's entries and sizes only (its texts would
+ * make too large an answer).
  */
-function mainQuery(withHead: boolean, withSink: boolean): string {
+function mainQuery(withHead: boolean, withSink: boolean, listing = false): string {
   const vars = [
     '$owner: String!',
     '$name: String!',
@@ -223,7 +243,7 @@ function mainQuery(withHead: boolean, withSink: boolean): string {
       author { __typename login } labels(first: 100) { totalCount nodes { name } }
       ${COMMITS}
     }
-    ${withHead ? FOLDER : ''}
+    ${withHead ? (listing ? FOLDER_LISTING : FOLDER) : ''}
     ${withHead ? `head: object(oid: $head) { ... on Commit { ${withSink ? sink : ''} ${ASSOCIATED} } }` : ''}
   }
 }`
@@ -248,25 +268,104 @@ function historyQuery(count: number): string {
 }`
 }
 
-// ------------------------------------------------------------------ the read
+/** Blob texts by id, aliased, in one query. */
+function textsQuery(count: number): string {
+  const vars = Array.from({ length: count }, (_, i) => `$o${i}: GitObjectID!`)
+  const aliases = Array.from(
+    { length: count },
+    (_, i) => `b${i}: object(oid: $o${i}) { ... on Blob { ${BLOB} } }`
+  )
+  return `query receiptGateTexts($owner: String!, $name: String!, ${vars.join(', ')}) {
+  repository(owner: $owner, name: $name) { ${aliases.join('\n')} }
+}`
+}
+
+/** Ids in batches of at most `budget` bytes each (a larger blob alone). */
+function byBudget(
+  shas: readonly string[],
+  size: (sha: string) => number,
+  budget: number
+): string[][] {
+  const batches: string[][] = []
+  let batch: string[] = []
+  let bytes = 0
+  for (const sha of shas) {
+    const next = Math.max(0, size(sha))
+    if (batch.length > 0 && bytes + next > budget) {
+      batches.push(batch)
+      batch = []
+      bytes = 0
+    }
+    batch.push(sha)
+    bytes += next
+  }
+  if (batch.length > 0) batches.push(batch)
+  return batches
+}
+
+/** A failure without an answer (a network error, the attempt's deadline). */
+function noAnswer(error: unknown): boolean {
+  return error instanceof GitHubError && error.status === undefined
+}
 
 /**
- * The PR's commits with their parents, oldest first; undefined (the REST list answers)
- * where the answer is not whole: over 100 commits, a commit with more parents than asked
- * for, or odd.
+ * Whether a failed read may have failed for its size: GitHub ends a query past 10 seconds
+ * and fails large answers, "Something went wrong while executing your query" (which
+ * plugin-retry reports as a 500), or a gateway's 502/504. A refusal (FORBIDDEN, a rate
+ * limit, a 401) is not.
  */
-function graphOf(commits: unknown): CommitGraph | undefined {
-  const listed = Commits.safeParse(commits).data
-  if (!listed) return undefined
-  if (listed.totalCount >= PR_COMMITS_CAP) return OVER_CAP
+function mayBeTooLarge(error: unknown): boolean {
+  const { status, errors, message } = error as {
+    status?: unknown
+    errors?: unknown
+    message?: unknown
+  }
+  if (status === 500 || status === 502 || status === 504) return true
+  const listed = GqlErrors.safeParse(errors).data ?? []
+  const texts = [
+    ...listed.map((e) => e.message ?? ''),
+    typeof message === 'string' ? message : ''
+  ]
+  return (
+    listed.every((e) => !e.type) &&
+    texts.some((text) => /something went wrong|timeout/i.test(text))
+  )
+}
+
+// ------------------------------------------------------------------ the read
+
+type CommitsPage = z.infer<typeof Commits>
+
+/**
+ * The PR's commits with their parents, oldest first, the first page read with the PR and
+ * the next ones after it (GraphQL lists past REST's 250); undefined (the REST list
+ * answers) where the pages are not whole and consistent: a count that changes, a cursor
+ * that does not move on, a commit twice, one with more parents than asked for, or odd.
+ */
+async function graphOf(
+  first: unknown,
+  nextPage: (after: string) => Promise<unknown>
+): Promise<CommitGraph | undefined> {
+  let page = Commits.safeParse(first).data
+  if (!page) return undefined
+  const total = page.totalCount
+  const nodes: CommitsPage['nodes'] = [...page.nodes]
+  for (let pages = 1; page.pageInfo.hasNextPage; pages++) {
+    const after: string | null = page.pageInfo.endCursor
+    if (after === null || pages >= COMMIT_PAGES_CAP) return undefined
+    page = Commits.safeParse(await nextPage(after)).data
+    if (!page || page.totalCount !== total || page.pageInfo.endCursor === after)
+      return undefined
+    nodes.push(...page.nodes)
+  }
+  const shas = new Set(nodes.map(({ commit }) => commit.oid.toLowerCase()))
   const whole =
-    listed.nodes.length === listed.totalCount &&
-    listed.nodes.every(
-      ({ commit }) => commit.parents.totalCount === commit.parents.nodes.length
-    )
+    nodes.length === total &&
+    shas.size === total &&
+    nodes.every(({ commit }) => commit.parents.totalCount === commit.parents.nodes.length)
   if (!whole) return undefined
   return {
-    commits: listed.nodes.map(({ commit }) => ({
+    commits: nodes.map(({ commit }) => ({
       sha: commit.oid.toLowerCase(),
       parents: commit.parents.nodes.map(({ oid }) => oid.toLowerCase())
     }))
@@ -277,13 +376,30 @@ function graphOf(commits: unknown): CommitGraph | undefined {
 export async function readWithGraphql(options: GraphqlReadOptions): Promise<GraphqlRead> {
   const { octokit, owner, repo, number, head, receiptsDir } = options
   const sinkPath = head ? options.branchSinkPath : null
-  const data = await octokit.graphql(mainQuery(head !== null, sinkPath !== null), {
+  const variables = {
     owner,
     name: repo,
     number,
     ...(head ? { folder: `${head}:${receiptsDir}`, head } : {}),
     ...(sinkPath && head ? { sink: sinkPath } : {})
-  })
+  }
+  // The first attempt is not retried by the client: an answer too large for GitHub fails
+  // again, and the listing is asked instead; one that never came is asked again.
+  const read = async (listing: boolean, retried = true): Promise<unknown> =>
+    octokit.graphql(mainQuery(head !== null, sinkPath !== null, listing), {
+      ...variables,
+      ...(retried ? {} : { request: { retries: 0 } })
+    })
+  // Every text in one answer while the folder is small; a folder too large for one answer
+  // is listed with its sizes, and its texts read in bounded batches (readBlobs).
+  const data =
+    head === null
+      ? await read(false)
+      : await read(false, false).catch(async (error: unknown) => {
+          if (mayBeTooLarge(error)) return read(true)
+          if (noAnswer(error)) return read(false)
+          throw error
+        })
   const repository = Answer.safeParse(data).data?.repository
   if (!repository) throw new Error('GraphQL answer without the pull request')
   const raw = repository.pullRequest
@@ -299,14 +415,34 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     author: restLogin(raw.author),
     labels: GqlLabels.safeParse(raw.labels).data?.nodes.map((label) => label.name) ?? null
   }
-  const graph = graphOf(raw.commits)
+  // Read when coverage asks for it (`coverage: off` asks nothing), its later pages then.
+  let graph: Promise<CommitGraph | undefined> | undefined
+  const readGraph = async (): Promise<CommitGraph | undefined> =>
+    (graph ??= graphOf(raw.commits, async (after) => {
+      const page = await octokit.graphql<{
+        repository?: { pullRequest?: { commits?: unknown } }
+      }>(COMMITS_PAGE_QUERY, { owner, name: repo, number, after })
+      return page.repository?.pullRequest?.commits
+    }).catch((error: unknown) => {
+      if (isBug(error)) throw error
+      options.debug?.(
+        `the PR's commits through REST, not GraphQL: ${graphqlFailure(error)}`
+      )
+      return undefined
+    }))
   return {
     pull,
     sharing: head
       ? sharingOf(repository.head?.associatedPullRequests, head, number)
       : null,
     source: (rest) =>
-      graphqlSource(options, pull, graph, head === rest.head ? repository : null, rest)
+      graphqlSource(
+        options,
+        pull,
+        readGraph,
+        head === rest.head ? repository : null,
+        rest
+      )
   }
 }
 
@@ -338,14 +474,46 @@ function sharingOf(
 function graphqlSource(
   options: GraphqlReadOptions,
   pull: PullRequestInfo,
-  graph: CommitGraph | undefined,
+  graph: () => Promise<CommitGraph | undefined>,
   read: FirstRead | null,
   rest: ReceiptSource
 ): ReceiptSource {
   const { octokit, owner, repo } = options
   const { head } = rest
-  // Blob texts checked against their ids, by id.
+  // Blob texts checked against their ids, by id; the listed sizes of the blobs not read.
   const exact = new Map<string, Uint8Array>()
+  const sizes = new Map<string, number>()
+  const limit = limiter(TEXT_QUERIES_IN_FLIGHT)
+  /** Texts of blobs the folder's read listed without them: bounded queries, a few at once. */
+  const readTexts = async (shas: readonly string[]): Promise<void> => {
+    const listed = shas.filter((sha) => sizes.has(sha) && isFullId(sha, head))
+    const batches = byBudget(listed, (sha) => sizes.get(sha) ?? 0, TEXT_BUDGET)
+    await Promise.all(
+      batches.map(async (batch) =>
+        limit(async () => {
+          const data = await octokit
+            .graphql<{ repository?: Record<string, unknown> }>(textsQuery(batch.length), {
+              owner,
+              name: repo,
+              ...Object.fromEntries(batch.map((sha, i) => [`o${i}`, sha]))
+            })
+            // A batch that fails is read through REST, blob by blob.
+            .catch((error: unknown) => {
+              if (isBug(error)) throw error
+              options.debug?.(
+                `${batch.length} blob texts through REST, not GraphQL: ${graphqlFailure(error)}`
+              )
+              return null
+            })
+          batch.forEach((sha, i) => {
+            const blob = Blob.safeParse(data?.repository?.[`b${i}`]).data
+            const bytes = blob ? exactBytes(sha, blob) : null
+            if (bytes) exact.set(sha, bytes)
+          })
+        })
+      )
+    )
+  }
   const readFolder = read ? entriesOf(read.folder) : undefined
   const folder = async (dir: string): Promise<GqlEntry[] | null> => {
     if (dir === options.receiptsDir && readFolder !== undefined) return readFolder
@@ -362,7 +530,7 @@ function graphqlSource(
       { octokit, owner, repo, head, pullNumber: pull.number, baseSha: pull.baseSha },
       // Read with the PR, it is the PR's head's: used only when that is the judged head.
       async () =>
-        (graph && graphOfHead(graph, head)) ??
+        (await graph().then((read) => read && graphOfHead(read, head))) ??
         rest.prCommitGraph?.() ?? { commits: null, note: 'no commit list' }
     ),
     // The entries as the REST listing gives them (blobs and submodules, recursive); texts
@@ -388,6 +556,8 @@ function graphqlSource(
             })
             const bytes = entry.blob ? exactBytes(entry.oid, entry.blob) : null
             if (bytes) exact.set(entry.oid, bytes)
+            else if (entry.blob?.text === null && entry.blob.isBinary === null)
+              sizes.set(entry.oid, entry.blob.byteSize)
           }
         }
       }
@@ -395,6 +565,7 @@ function graphqlSource(
       return { entries: out, truncated }
     },
     async readBlobs(shas) {
+      await readTexts(shas.filter((sha) => !exact.has(sha)))
       const blobs = await rest.readBlobs(shas.filter((sha) => !exact.has(sha)))
       return new Map(
         shas.map((sha) => [sha, exact.get(sha) ?? blobs.get(sha) ?? `${sha}: not read`])

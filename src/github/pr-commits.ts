@@ -9,7 +9,7 @@
 import { reachableInPr } from '../gate/coverage.js'
 import { fullObjectId, isFullId } from '../gate/review-head.js'
 import { shortSha } from '../util/short-sha.js'
-import { mapLimit } from '../util/concurrency.js'
+import { limiter } from '../util/concurrency.js'
 import type { PrGraphCommit, ReceiptSource } from '../gate/source.js'
 import { isUnknownName, type Octokit } from './client.js'
 
@@ -56,6 +56,41 @@ export async function compareFrom(
   from: string,
   head: string,
   commits = false
+): Promise<Comparison | null> {
+  // The head rule and review coverage may ask the same compare (a reviewed commit, the
+  // head's parent): one request answers both.
+  const asked = comparesOf(octokit)
+  const key = compareKey(base, from, head, commits)
+  const known = asked.get(key)
+  if (known) return known
+  const answer = requestCompare(octokit, base, from, head, commits)
+  asked.set(key, answer)
+  return answer
+}
+
+/** Whether the compare `from...head` was asked for already. */
+function compared(octokit: Octokit, base: Repo, from: string, head: string): boolean {
+  return comparesOf(octokit).has(compareKey(base, from, head, false))
+}
+
+function compareKey(base: Repo, from: string, head: string, commits: boolean): string {
+  return `${base.owner}/${base.repo}/${from}...${head}${commits ? ' with commits' : ''}`
+}
+
+const compares = new WeakMap<Octokit, Map<string, Promise<Comparison | null>>>()
+
+function comparesOf(octokit: Octokit): Map<string, Promise<Comparison | null>> {
+  const known = compares.get(octokit) ?? new Map<string, Promise<Comparison | null>>()
+  compares.set(octokit, known)
+  return known
+}
+
+async function requestCompare(
+  octokit: Octokit,
+  base: Repo,
+  from: string,
+  head: string,
+  commits: boolean
 ): Promise<Comparison | null> {
   try {
     const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
@@ -180,6 +215,30 @@ export function prCommitMethods(
     if (compared === null) return null
     return reachableInPr(index.parents, compared.merge_base_commit.sha.toLowerCase())
   }
+  const classified = new Map<string, Promise<string[] | null>>()
+  const limit = limiter(CLASSIFY_CONCURRENCY)
+  const pathsOf = async (sha: string, parents: string[]): Promise<string[] | null> => {
+    if (!isFullId(sha, head)) return null
+    if (parents.length > 1)
+      return mergePaths({ octokit, owner, repo, head }, sha, parents)
+    // The head's diff is the compare of its parent with it, which the head rule has
+    // asked for when the parent is the reviewed commit: no read of its own then.
+    const [parent] = parents
+    const repoOf = { owner, repo }
+    if (parent && sha === head.toLowerCase() && compared(octokit, repoOf, parent, head)) {
+      const data = await compareFrom(octokit, repoOf, parent, head)
+      return data?.status === 'ahead' && data.ahead_by === 1
+        ? listedPaths(data.files)
+        : null
+    }
+    const { data } = await octokit.rest.repos.getCommit({
+      owner,
+      repo,
+      ref: sha,
+      per_page: COMMIT_FILES_PAGE
+    })
+    return listedPaths(data.files)
+  }
   return {
     prCommitGraph: readGraph,
     async prCommits() {
@@ -199,21 +258,18 @@ export function prCommitMethods(
       return [...ahead].filter((sha) => !behind.has(sha))
     },
     // The paths each commit changed (both sides of a rename); null: not listed whole.
+    // Each commit is read once, however often it is asked for (coverage asks early).
     async commitPaths(shas) {
       const index = await readIndex()
-      const paths = await mapLimit(shas, CLASSIFY_CONCURRENCY, async (sha) => {
-        if (!isFullId(sha, head)) return null
-        const parents = index?.parents.get(sha) ?? []
-        if (parents.length > 1)
-          return mergePaths({ octokit, owner, repo, head }, sha, parents)
-        const { data } = await octokit.rest.repos.getCommit({
-          owner,
-          repo,
-          ref: sha,
-          per_page: COMMIT_FILES_PAGE
+      const paths = await Promise.all(
+        shas.map(async (sha) => {
+          const known = classified.get(sha)
+          if (known) return known
+          const read = limit(async () => pathsOf(sha, index?.parents.get(sha) ?? []))
+          classified.set(sha, read)
+          return read
         })
-        return listedPaths(data.files)
-      })
+      )
       return new Map(shas.map((sha, i) => [sha, paths[i] ?? null]))
     }
   }

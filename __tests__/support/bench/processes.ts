@@ -13,6 +13,7 @@ import {
 } from '../github-api/server.js'
 import { runAction, type ActionRun, type RunActionOptions } from '../runner.js'
 import { countGit } from '../git-trace.js'
+import { TEXT_BUDGET } from '../../../src/github/graphql-source.js'
 import type { BenchPr } from './fixtures.js'
 import { repeat, rssProbe, runNode, stats, type Stats } from './measure.js'
 
@@ -49,6 +50,19 @@ export interface ActionResult extends ProcessResult {
   requestsTotal: number
   /** Sequential round trips of one run: requests whose lifetimes overlap count as one. */
   roundTrips: number
+  /**
+   * The critical path of one run: the longest chain of requests each sent after the one
+   * before it was answered (what latency multiplies; at 0 ms every request may chain).
+   */
+  depth: number
+  /** The largest answer of one run, bytes, and the largest GraphQL one (GitHub fails large ones). */
+  largestAnswerBytes: number
+  largestGraphqlAnswerBytes: number
+  /**
+   * The action's own time, medians: spawn → the first request, the time no request was
+   * open between the first request and the last answer, the last answer → the exit.
+   */
+  timeline: { toFirstMs: Stats; betweenMs: Stats; afterLastMs: Stats }
   /** Per run, the time some request was open at the API; the rest of the wall is the action's own. */
   apiBusyMs: Stats
   /** Latency the local API added to every request, ms. */
@@ -150,6 +164,12 @@ export async function benchCli(
  * The local GitHub API serving the PR as #1 (head branch → main). {@link setLatency}
  * delays every answer, as a distant API would.
  */
+/**
+ * The largest GraphQL answer the bench's local API serves, bytes: larger ones fail as
+ * GitHub fails them. GitHub publishes no figure; four times the texts a query asks for.
+ */
+export const GRAPHQL_ANSWER_LIMIT = 4 * TEXT_BUDGET
+
 export async function fakeFor(pr: BenchPr): Promise<FakeGitHub> {
   const fake = await startFakeGitHub({
     repo: pr.repo,
@@ -161,7 +181,8 @@ export async function fakeFor(pr: BenchPr): Promise<FakeGitHub> {
         body: pr.body,
         title: 'fn-9: benchmark'
       }
-    ]
+    ],
+    graphqlAnswerLimit: GRAPHQL_ANSWER_LIMIT
   })
   return fake
 }
@@ -216,6 +237,37 @@ export function roundTrips(requests: readonly RecordedRequest[]): {
   return { trips, busyMs }
 }
 
+/** The longest chain of requests each received after the one before it was answered. */
+export function depth(requests: readonly RecordedRequest[]): number {
+  const spans = requests
+    .map((r) => ({ start: r.receivedMs, end: r.receivedMs + r.durationMs }))
+    .sort((a, b) => a.start - b.start)
+  const deep: number[] = []
+  spans.forEach(({ start }, i) => {
+    const before = spans.slice(0, i).flatMap((s, j) => (s.end <= start ? [deep[j]!] : []))
+    deep.push(1 + Math.max(0, ...before))
+  })
+  return Math.max(0, ...deep)
+}
+
+/** Where the action spends its own time: before, between and after the requests, ms. */
+function ownTime(run: ActionRun): {
+  toFirst: number
+  between: number
+  afterLast: number
+} {
+  const requests = run.requests
+  if (requests.length === 0) return { toFirst: run.durationMs, between: 0, afterLast: 0 }
+  const first = Math.min(...requests.map((r) => r.receivedMs))
+  const last = Math.max(...requests.map((r) => r.receivedMs + r.durationMs))
+  const busy = roundTrips(requests).busyMs
+  return {
+    toFirst: first - run.startedMs,
+    between: last - first - busy,
+    afterLast: run.startedMs + run.durationMs - last
+  }
+}
+
 function prFiles(pr: BenchPr): number {
   return pr.repo
     .git('diff', '--name-only', `${pr.base}...${pr.head}`)
@@ -238,6 +290,8 @@ export async function benchAction(
     selectAll?: boolean
     /** A failing gate is a figure too (over the 500-receipt cap): exit 1 is not an error. */
     anyConclusion?: boolean
+    /** How long a run may take (default 30 s; the 1,000 × 20 scale row takes about that). */
+    timeoutMs?: number
   }
 ): Promise<ActionResult> {
   setLatency(fake, options.latencyMs ?? 0)
@@ -256,6 +310,7 @@ export async function benchAction(
           // repository itself (a full-history checkout).
           workspace: source === 'api' ? emptyWorkspace : pr.repo.path,
           runId: 7000,
+          ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
           runAttempt: 1,
           // RG_BENCH_CPU_PROF=DIR: a CPU profile of each run (node refuses the flag in
           // NODE_OPTIONS), for docs/performance.md's method.
@@ -277,6 +332,7 @@ export async function benchAction(
     const results = await repeat(options.runs, options.warmup, once)
     const last = results[results.length - 1]!
     const { run } = last
+    if (process.env.RG_BENCH_TIMELINE) printTimeline(name, run)
     if (
       run.timedOut ||
       (run.exitCode !== 0 && !(options.anyConclusion && run.exitCode === 1))
@@ -285,7 +341,6 @@ export async function benchAction(
         `${name}: exit ${run.exitCode}: ${run.stderr.slice(0, 500)}${run.stdout.slice(-1500)}`
       )
     fake.assertNoViolations()
-    if (process.env.RG_BENCH_TIMELINE) printTimeline(name, run)
     const requests: Record<string, number> = {}
     for (const r of run.requests) {
       const key = r.operationId ?? `UNKNOWN ${r.method} ${r.path}`
@@ -319,6 +374,19 @@ export async function benchAction(
       requests,
       requestsTotal: run.requests.length,
       roundTrips: roundTrips(run.requests).trips,
+      depth: depth(run.requests),
+      largestAnswerBytes: Math.max(0, ...run.requests.map((r) => r.responseBytes)),
+      largestGraphqlAnswerBytes: Math.max(
+        0,
+        ...run.requests
+          .filter((r) => r.operationId === 'graphql')
+          .map((r) => r.responseBytes)
+      ),
+      timeline: {
+        toFirstMs: stats(results.map((r) => ownTime(r.run).toFirst)),
+        betweenMs: stats(results.map((r) => ownTime(r.run).between)),
+        afterLastMs: stats(results.map((r) => ownTime(r.run).afterLast))
+      },
       apiBusyMs: stats(results.map((r) => roundTrips(r.run.requests).busyMs)),
       latencyMs: options.latencyMs ?? 0,
       connections: run.connections,

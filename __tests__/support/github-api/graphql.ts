@@ -99,7 +99,7 @@ export interface GraphqlHost {
   pullFiles(view: PullView): Promise<FileChange[]>
   /** The PR's counts as `pulls/get` gives them (all changed files, not only the listed). */
   pullStats(view: PullView): Promise<PullStats>
-  /** The PR's commits as `pulls/list-commits` lists them (oldest first, ≤ 250). */
+  /** The PR's commits, oldest first: all of them (`pulls/list-commits` stops at 250). */
   pullCommits(view: PullView): Promise<string[]>
   /** The open PRs containing a commit, as `commits/{sha}/pulls` lists them (oldest first). */
   pullsContaining(sha: string): Promise<PullView[]>

@@ -100,6 +100,11 @@ export interface FakeGitHubOptions {
   /** Bytes of GraphQL `Blob.text` before it is cut with `isTruncated` (default 512,000). */
   blobTextLimit?: number
   /**
+   * Bytes a GraphQL answer may have: a larger one fails as GitHub fails a query that runs
+   * past its time or answer limits (no data, "Something went wrong"). Default: no limit.
+   */
+  graphqlAnswerLimit?: number
+  /**
    * Build the GraphQL schema at start (~0.5 s) rather than on the first GraphQL request
    * (for timings that should not include it).
    */
@@ -123,6 +128,8 @@ export interface RecordedRequest {
   body?: unknown
   /** Kind of the fault applied to this request, if any. */
   fault?: FaultSpec['kind']
+  /** A GraphQL answer over `graphqlAnswerLimit`, refused. */
+  overLimit?: boolean
   durationMs: number
   /** `performance.now()` when the request arrived (its body read): for gaps between requests. */
   receivedMs: number
@@ -262,7 +269,8 @@ export class FakeGitHub {
         pull: async (n) => (this.pulls.has(n) ? this.pullView(n) : undefined),
         pullFiles: async (view) => this.pullFiles(view),
         pullStats: async (view) => this.pullStats(view),
-        pullCommits: async (view) => this.pullCommits(view),
+        // GraphQL's connection has no 250 cap, REST's list has.
+        pullCommits: async (view) => this.pullCommits(view, Infinity),
         pullsContaining: async (sha) => this.pullsContaining(sha),
         graphqlRequests: () => this.requestsFor('graphql').length
       },
@@ -881,6 +889,11 @@ export class FakeGitHub {
           GRAPHQL_DOCS
         )
     }
+    const limit = this.options.graphqlAnswerLimit
+    if (limit !== undefined && serialized(answer.body).length > limit) {
+      rec.overLimit = true
+      return send(200, { errors: [{ message: somethingWentWrong() }] }, headers)
+    }
     send(200, answer.body, headers)
   }
 
@@ -1098,9 +1111,9 @@ export class FakeGitHub {
     }
   }
 
-  private async pullCommits(view: PullView): Promise<string[]> {
+  private async pullCommits(view: PullView, cap = MAX_PR_COMMITS): Promise<string[]> {
     const { mergeBase, head } = await this.prRange(view)
-    return (await this.git.range(mergeBase, head)).slice(0, MAX_PR_COMMITS)
+    return (await this.git.range(mergeBase, head)).slice(0, cap)
   }
 
   private async pullsListCommits(ctx: Ctx): Promise<Result> {
