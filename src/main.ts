@@ -1,5 +1,5 @@
 /**
- * The action (SPEC §2): context → pull request → receipt source → evaluate → publish →
+ * The action (docs/contract.md#receipts): context → pull request → receipt source → evaluate → publish →
  * outputs. The only place that sets outputs or fails the step; every decision is made
  * in the pure core, every call to the outside world in an adapter.
  */

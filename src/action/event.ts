@@ -1,5 +1,5 @@
 /**
- * Which pull request a run gates, from the event (SPEC §2.1). Pure: it reads the event
+ * Which pull request a run gates, from the event. Pure: it reads the event
  * name and payload handed in, and says what to do.
  */
 import { isJsonObject, own, type JsonObject, type JsonValue } from '../receipts/json.js'

@@ -1,4 +1,4 @@
-/** The action's outputs (SPEC §7), computed from a report; `main.ts` sets them. */
+/** The action's outputs (docs/contract.md#gate), computed from a report; `main.ts` sets them. */
 import { introducedOpen, type Report } from '../gate/report.js'
 
 export type Outputs = Record<

@@ -140,7 +140,7 @@ export async function writeJobSummary(report: Report): Promise<void> {
     .write()
 }
 
-/** Writes the JSON report (SPEC §8) under RUNNER_TEMP (or the OS temp dir); returns its path. */
+/** Writes the JSON report (docs/contract.md#check-run-and-report) under RUNNER_TEMP (or the OS temp dir); returns its path. */
 export async function writeReportFile(report: Report, runId: string): Promise<string> {
   const dir = process.env.RUNNER_TEMP || process.env.TMPDIR || '/tmp'
   const path = join(dir, `receipt-gate-report-${runId || 'local'}.json`)

@@ -1,6 +1,6 @@
 /**
- * Annotation mapping (SPEC §5): only current findings with a head-side anchor, or a
- * base-side one mapped to the change that removed its line (issue 25), become
+ * Annotation mapping (docs/contract.md#check-run-and-report): only current findings with a head-side anchor, or a
+ * base-side one mapped to the change that removed its line, become
  * annotations; an unreadable receipt gets a failure annotation on its own file.
  */
 import { LINE_CONTROL_CHARS, terminalText } from '../util/safe-text.js'

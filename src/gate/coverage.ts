@@ -1,5 +1,5 @@
 /**
- * Review coverage (issue 25): a current SHIP receipt proves the last review saw the
+ * Review coverage: a current SHIP receipt proves the last review saw the
  * head's code, not that every code commit was reviewed. A code commit is reviewed when a
  * SHIP review's `base..R` holds it; under a review with an unknown base it is unknown.
  */

@@ -1,5 +1,5 @@
 /**
- * The deferred-finding audit (SPEC §6). Flow-Next counts deferrals on the receipt
+ * The deferred-finding audit (docs/contract.md#deferred-audit). Flow-Next counts deferrals on the receipt
  * (`walkthrough.deferred`) and lists them in `.flow/review-deferred/<slug>.md`; make-pr
  * copies each bullet into the PR body as `- [ ] … — deferred from impl-review (…)`.
  */

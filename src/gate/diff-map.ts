@@ -1,5 +1,5 @@
 /**
- * Where a finding sits in the PR's diff (issue 25). GitHub shows an annotation inline only
+ * Where a finding sits in the PR's diff. GitHub shows an annotation inline only
  * on a line of a hunk (context included), else in the Checks tab alone. Base-side anchors
  * (deleted lines) are moved to the head line of the change that removed them.
  */

@@ -46,20 +46,20 @@ export interface EvaluateInput {
   source: ReceiptSource
   options: GateOptions
   /**
-   * The PR body, or null when there is none to audit. A promise (the action) lets the
-   * receipts be listed while the PR is still being read; it is awaited after listing.
+   * The PR body (an empty description is an empty body), or null when there is none to
+   * audit (the CLI without --body-file).
    */
-  body: string | null | Promise<string | null>
+  body: string | null
   /**
    * The other open PRs whose head is this head, with their bodies: the check run shows on
    * each of them, so the deferred audit holds for each body.
    */
   sharing?: readonly { number: number; body: string }[]
-  /** The PR's head branch (for the deferral file), or null; a promise likewise. */
-  branch: string | null | Promise<string | null>
+  /** The PR's head branch (for the deferral file), or null. */
+  branch: string | null
   /** The merge base `select: changed` counts changes from, for the report (null: none). */
   base?: string | null
-  /** `<server>/<owner>/<repo>`, for links to the head's lines in the summary (issue 25). */
+  /** `<server>/<owner>/<repo>`, for links to the head's lines in the summary. */
   repositoryUrl?: string | null
   /** The PR's author and labels as the API gives them, for `exempt-*`; null: no PR (local). */
   pull?: PullFacts | null
@@ -76,7 +76,7 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const base = input.base ?? null
   const problems: Problem[] = situations(source, base)
   const notes: string[] = []
-  // Performance (issue 7): the changed files are asked for while the folder is listed
+  // Performance: the changed files are asked for while the folder is listed
   // (two independent round trips); a failure still surfaces where it is awaited.
   const changed = options.select.mode === 'changed' ? source.changedPaths() : null
   void changed?.catch(() => undefined)
@@ -119,7 +119,7 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
         : `no receipt changed since the merge base${base ? ` ${shortSha(base)}` : ''}`
     problems.push({ code: SITUATIONS.nothingSelected, path: null, message })
   }
-  const [body, branch] = await Promise.all([input.body, input.branch])
+  const { body, branch } = input
   const sinkPath = branch ? deferralSinkPath(branch) : null
   const sinkRead =
     options.auditDeferred && body !== null && sinkPath
@@ -221,7 +221,7 @@ function situations(source: ReceiptSource, base: string | null): Problem[] {
 }
 
 /**
- * Review coverage of the PR's code commits by the selected receipts' reviews (issue 25):
+ * Review coverage of the PR's code commits by the selected receipts' reviews:
  * each review's range is its recorded base..R; null when the source cannot list the PR's
  * commits or their ranges (the note says why).
  */
@@ -320,7 +320,7 @@ function causeOf(error: unknown): string {
 }
 
 /**
- * The head rule for every reviewed SHA, each asked of the source once (SPEC §9: one
+ * The head rule for every reviewed SHA, each asked of the source once (one
  * compare per SHA, at most 8 in flight), and the history rule for unbound receipts.
  */
 async function judgeAll(
@@ -336,7 +336,7 @@ async function judgeAll(
       : []
   )
   if (unbound.length > 0) {
-    // One walk of the history for every unbound receipt (SPEC §9), not one per receipt.
+    // One walk of the history for every unbound receipt, not one per receipt.
     const commits = await source.receiptCommits(unbound)
     // A commit's paths are judged once, however many receipts it recorded.
     const byCommit = new Map<string, InferredHead>()

@@ -1,5 +1,5 @@
 /**
- * The verdict gate (SPEC §4): one conclusion per receipt from its currentness and
+ * The verdict gate (docs/contract.md#gate): one conclusion per receipt from its currentness and
  * verdict, then the check's conclusion — the worst of all rows, the required types and
  * the deferred audit — except that neutral rows (stale SHIPs) never lower a success.
  */
@@ -57,7 +57,7 @@ export function overallConclusion(
 
 /**
  * The worst verdict among current receipts, or ''. VERDICTS is Flow-Next's own order for
- * merging draws: a question for a person outranks any finding (SPEC §7).
+ * merging draws: a question for a person outranks any finding (docs/contract.md#gate).
  */
 export function worstCurrentVerdict(
   rows: ReadonlyArray<{ currentness: Currentness; verdict: string | null }>

@@ -7,7 +7,7 @@ import { TYPE_TO_KIND } from '../receipts/limits.js'
 
 const UNBOUND_HEAD_POLICIES = ['history', 'fail', 'allow'] as const
 const NEEDS_HUMAN_CONCLUSIONS = ['action_required', 'failure', 'neutral'] as const
-/** Review coverage of the PR's code commits (issue 25): shown, required, or not computed. */
+/** Review coverage of the PR's code commits: shown, required, or not computed. */
 const COVERAGE_MODES = ['report', 'require', 'off'] as const
 const DEFAULT_BOOKKEEPING = ['.flow/**', '!.flow/bin/**', '!.flow/config.json']
 

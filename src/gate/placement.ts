@@ -1,5 +1,5 @@
 /**
- * Places each current finding in the PR's diff (issue 25). Head-side findings outside it
+ * Places each current finding in the PR's diff. Head-side findings outside it
  * are annotated in the Checks tab only, so the summary lists them with a link; base-side
  * ones are moved to the change that removed their line, or listed as not mapped.
  */

@@ -2,7 +2,7 @@
  * From the listing of `receipts-dir` to the receipts to read: a receipt is any `*.json`
  * not inside a `*.history/` folder; its generations are `<receipt>.history/*.json`;
  * a history folder without its receipt is a receipt too (a failed retry leaves it so).
- * Caps (SPEC §2): 2 MiB a file, 500 receipts in path order, 64 MiB in all — over a cap,
+ * Caps (docs/contract.md#receipts): 2 MiB a file, 500 receipts in path order, 64 MiB in all — over a cap,
  * that receipt alone is unreadable.
  */
 import type { Selection } from './options.js'

@@ -1,5 +1,5 @@
 /**
- * The JSON report (SPEC §8), a stable contract: keys may be added, never renamed or
+ * The JSON report (docs/contract.md#check-run-and-report), a stable contract: keys may be added, never renamed or
  * removed. The helpers at the end are facts about a report that several outputs read.
  */
 import type { Coverage } from './coverage.js'
@@ -28,13 +28,13 @@ export interface ReportFinding {
     startLine: number
     endLine: number
   } | null
-  /** On a line the PR's diff shows (annotated inline only then); null when unknown. Issue 25. */
+  /** On a line the PR's diff shows (annotated inline only then); null when unknown. */
   inDiff?: boolean | null
   /** A base-side anchor: the head line its annotation is at, or null when no change removed its line. */
   mappedTo?: { path: string; line: number } | null
 }
 
-/** A finding the summary lists by where it sits (issue 25). */
+/** A finding the summary lists by where it sits. */
 export interface PlacedFinding extends Pick<ReportFinding, 'id' | 'severity' | 'title'> {
   receipt: string
   /** The anchor's path and first line. */
@@ -55,7 +55,7 @@ export interface DiffPlacement {
   unmapped: PlacedFinding[]
 }
 
-/** Envelope facts the summary shows (SPEC §5 reading order). */
+/** Envelope facts the summary shows (in the receipts contract's reading order). */
 export interface ReceiptDetails {
   /** `suppressed_count`: confidence anchor → count. */
   suppressed: Record<string, number> | null
@@ -133,7 +133,7 @@ export interface Report {
   annotationsNotShown: number
   problems: Problem[]
   notes: string[]
-  /** Where the current findings sit in the PR's diff (issue 25); absent in special reports. */
+  /** Where the current findings sit in the PR's diff; absent in special reports. */
   diff?: DiffPlacement
   /** Review coverage of the PR's code commits: null when not computed, absent when off. */
   coverage?: Coverage | null

@@ -1,5 +1,5 @@
 /**
- * The review-head rule (SPEC §3): a reviewed SHA `R` is current for the head `H` iff
+ * The review-head rule (docs/contract.md#currentness): a reviewed SHA `R` is current for the head `H` iff
  * `R == H`, or `R` is an ancestor of `H` and every path changed in `R..H` is a
  * bookkeeping path. A committed receipt can never name its own commit, so exact
  * equality alone would fail every real pull request; this follows flow-next's own
@@ -20,7 +20,7 @@ export interface HeadJudgement {
  * The reviewed SHA as a full object id of the head's kind (40 hex digits, 64 in SHA-256
  * repositories), lower-cased; null for anything else. An abbreviation or a name would be
  * resolved to whatever matches (a brute-forced prefix, a branch pushed under that
- * name), so it never counts (SPEC §3).
+ * name), so it never counts (docs/contract.md#currentness).
  */
 export function fullObjectId(reviewed: string, head: string): string | null {
   const id = reviewed.toLowerCase()

@@ -218,7 +218,7 @@ function decideFindings(item: Findings, judged: Judged): Decided {
   if (selection.state === 'ambiguous') return unknown(selection.reason)
   if (selection.state === 'absent')
     return unknown("no structured generation of this receipt's kind and backend")
-  // SPEC §3: a selected history generation's own verdict gates, not the latest receipt's
+  // docs/contract.md#currentness: a selected history generation's own verdict gates, not the latest receipt's
   // envelope (an orphan's envelope is the generation's: `orphanEnvelope` read it).
   const history = item.receipt && generation?.source === 'history' ? generation : null
   const verdict = history?.verdict

@@ -55,7 +55,7 @@ async function headMoved(options: ApiSourceOptions): Promise<boolean> {
 export function apiSource(options: ApiSourceOptions): ReceiptSource {
   const { octokit, owner, repo, head } = options
   const base = { owner, repo }
-  // One limit for every readBlobs call (the gate asks receipt by receipt, issue 7).
+  // One limit for every readBlobs call (the gate may ask for blobs in several calls at once).
   const limit = limiter(BLOB_CONCURRENCY)
   // The PR's lists at the head, from a compare when GitHub's PR is at another head now.
   let atHead: Promise<PrLists> | undefined
@@ -72,9 +72,9 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
       : graphOfHead(await listPrCommits(options), head)) ?? (await listsAtHead()).graph
   return {
     head,
-    // Review coverage (issue 25.3): the PR's commit graph, ranges over it, classification.
+    // Review coverage: the PR's commit graph, ranges over it, classification.
     ...prCommitMethods(options, listGraph),
-    // One recursive tree of `dir` only (SPEC §2: a whole-repo recursive tree truncates on
+    // One recursive tree of `dir` only (a whole-repo recursive tree truncates on
     // large repos).
     async listTree(dir) {
       const data = await folderTree(octokit, base, head, dir)
@@ -238,7 +238,7 @@ function refOf(url: string | undefined): string | null {
 type GitTree = Awaited<ReturnType<Octokit['rest']['git']['getTree']>>['data']
 
 /**
- * The folder's recursive tree (null: no such folder). In one request first (issue 7):
+ * The folder's recursive tree (null: no such folder). In one request first:
  * GitHub resolves `<commit>:<path>` as `tree_sha`, though documented for SHAs and refs
  * only; a refusal (404, 422: also a missing folder's answer) sends it down a walk through
  * non-recursive trees, which tells the two apart.

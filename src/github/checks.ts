@@ -1,5 +1,5 @@
 /**
- * Publishing the check run (SPEC §5): created already completed with its conclusion
+ * Publishing the check run (docs/contract.md#check-run-and-report): created already completed with its conclusion
  * and the first 50 annotations, the rest in sequential PATCH batches of 50 (GitHub
  * appends them). Writes are retried only when it is provable that the first attempt
  * did not land: a create is looked up by `external_id` first, a PATCH by the run's

@@ -1,6 +1,6 @@
 /**
  * The GitHub client: `@actions/github`'s Octokit with the retry and throttling plugins,
- * and the product's policy (SPEC §5): a 20 s deadline per attempt, reads retried on 5xx
+ * and the product's policy (docs/contract.md#check-run-and-report): a 20 s deadline per attempt, reads retried on 5xx
  * and network errors (writes only by `checks.ts`, once it proved the first did not land),
  * rate limits waited for up to 60 s, every wait shrunk by `RECEIPT_GATE_TIME_SCALE`;
  * no request (a list's next page included) leaves the API's origin.

@@ -1,5 +1,5 @@
 /**
- * The API source over GraphQL (issue 24): one query reads the pull request, the receipts
+ * The API source over GraphQL: one query reads the pull request, the receipts
  * folder at the head with every blob's text, and the deferral file, so a run's reads do
  * not grow with receipts. The REST source answers the rest: the files list (GraphQL has
  * no patches), the compares (one per reviewed SHA), and what GraphQL cannot give byte for

@@ -1,5 +1,5 @@
 /**
- * Review coverage over the API (issue 25.3) at a few requests: the PR's commits with
+ * Review coverage over the API at a few requests: the PR's commits with
  * their parents from one pulls/commits list (≤ 3 pages), review ranges computed over
  * that graph (no request), one compare per distinct commit outside the PR a review
  * names (its merge base with the head tells which PR commits it reaches), and one

@@ -41,7 +41,7 @@ export const MAX_INT_DIGITS = 4300
 export function decodeUtf8(
   bytes: Uint8Array
 ): { ok: true; text: string } | { ok: false; reason: string } {
-  // Performance (issue 7): node's loops (simdutf) are ten times a fatal TextDecoder's
+  // Performance: node's loops (simdutf) are ten times a fatal TextDecoder's
   // speed on a cold start. A BOM is kept, to be refused by the parser.
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const text = view.toString('utf8')

@@ -29,9 +29,9 @@ export interface HistoryFile {
 export interface Generation {
   source: 'latest' | 'history'
   name: string
-  /** Null for a history generation once the latest loaded (issue 7: nothing reads it). */
+  /** Null for a history generation once the latest loaded (nothing reads it). */
   receipt: JsonObject | null
-  /** Its own verdict: a selected history generation's gates, not the latest's (SPEC §3). */
+  /** Its own verdict: a selected history generation's gates, not the latest's (docs/contract.md#currentness). */
   verdict: JsonValue | undefined
   findings: FindingsContainer | null
 }
@@ -229,7 +229,7 @@ function walkChain(tip: FindingsContainer, byId: ById): number | string {
         return `round ${generation.round} drops finding ${id} (every generation must be a complete snapshot)`
     }
     for (const item of generation.items) {
-      // Built only for a fault (issue 7: this runs for every item of every generation).
+      // Built only for a fault (this runs for every item of every generation).
       const at = (): string => `round ${generation.round}, ${item.id}`
       if (!chainIds.has(item.firstSeenReceiptId))
         return `${at()}: first seen in a receipt outside its chain`

@@ -24,7 +24,7 @@ function cleanMarkdown(value: string): string {
   return cleaned.replace(EDGE_STARS, '').replace(PY_STRIP, '')
 }
 
-// Performance (issue 7): cleaning leaves a plain path (`src/a/b.ts`) as it is, so only the
+// Performance: cleaning leaves a plain path (`src/a/b.ts`) as it is, so only the
 // segment rule can refuse it; skipping the cleaning saved a third of zod's time.
 const PLAIN_PATH = /^[\w.-]+(?:\/[\w.-]+)*$/
 /** An empty, `.` or `..` segment (the empty path is one). */

@@ -4,7 +4,7 @@ const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g
 
 /** Length in Unicode code points (a lone surrogate counts as one, as in Python). */
 export function codePointLength(value: string): number {
-  // Performance (issue 7): the regex engine counts the (non-overlapping) pairs about twice
+  // Performance: the regex engine counts the (non-overlapping) pairs about twice
   // as fast as a JS loop; `test` moves `lastIndex` on without building a match array.
   let pairs = 0
   SURROGATE_PAIR.lastIndex = 0

@@ -1,5 +1,5 @@
 /**
- * The Markdown summary of a run: the check run's output and the job summary (SPEC §5),
+ * The Markdown summary of a run: the check run's output and the job summary (docs/contract.md#check-run-and-report),
  * in the receipts contract's reading order, then the collapsed extras. All receipt text
  * goes through the escapers of `markdown-escape.ts`.
  */
@@ -94,7 +94,7 @@ export function renderSummary(
 
 /**
  * The note on what was cut. Current findings are counted apart from other blocks: every
- * current finding is an annotation, a summary line, or counted here (SPEC §5).
+ * current finding is an annotation, a summary line, or counted here (docs/contract.md#check-run-and-report).
  */
 function cutNote(dropped: readonly Block[]): string {
   if (dropped.length === 0) return ''
@@ -212,7 +212,7 @@ function detailsText(finding: ReportFinding): string {
   const detail = finding.suggestion
     ? `${finding.body}\n\nSuggestion:\n${finding.suggestion}`
     : finding.body
-  // Every line two spaces in, in one pass (issue 7: 200 findings' details).
+  // Every line two spaces in, in one pass (200 findings' details).
   const indented = `  ${mdFence(detail).replace(/\n/g, '\n  ')}`
   return `\n  <details><summary>details</summary>\n\n${indented}\n\n  </details>\n`
 }
@@ -236,7 +236,7 @@ function introducedBlocks(report: Report): Block[] {
 }
 
 /**
- * Findings whose annotation a reader of the PR's diff does not see (issue 25): outside
+ * Findings whose annotation a reader of the PR's diff does not see: outside
  * the diff (only in the Checks tab) with a link to the head's line, and base-side ones
  * no change of the diff removed (not annotated at all).
  */
@@ -269,7 +269,7 @@ function linkTarget(url: string): string {
   )
 }
 
-/** Review coverage of the PR's code commits (issue 25): what no SHIP review's range holds. */
+/** Review coverage of the PR's code commits: what no SHIP review's range holds. */
 function coverageBlocks({ coverage }: Report): Block[] {
   if (!coverage) return []
   const note = coverage.note ? `\n\n> ${mdInline(coverage.note)}` : ''

@@ -1,7 +1,7 @@
 /**
  * Ends the process with `process.exitCode` once stdout and stderr are flushed (a write's
  * callback runs after every earlier write). Called when the run is over: a natural exit
- * would also wait for git processes to be reaped and tear the heap down (issue 7: ~5 ms).
+ * would also wait for git processes to be reaped and tear the heap down (~5 ms).
  */
 export async function exitWhenFlushed(): Promise<never> {
   for (const stream of [process.stdout, process.stderr]) {
