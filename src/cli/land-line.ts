@@ -9,6 +9,7 @@ import type { Problem, ReceiptRow, Report } from '../gate/report.js'
 import { plural } from '../util/plural.js'
 import { shortSha } from '../util/short-sha.js'
 import { terminalLine } from '../util/safe-text.js'
+import { truncateTo } from '../util/truncate.js'
 
 /** What land keeps of the line, in bytes. */
 export const LINE_LIMIT = 200
@@ -141,12 +142,5 @@ function problemRefusal(problem: Problem, at: string): Refusal {
 const bytes = (text: string): number => Buffer.byteLength(text)
 
 /** `text` cut to `limit` bytes on a character boundary, with `…` when cut. */
-function fitBytes(text: string, limit: number): string {
-  if (bytes(text) <= limit) return text
-  let out = ''
-  for (const ch of text) {
-    if (bytes(out) + bytes(ch) + bytes('…') > limit) break
-    out += ch
-  }
-  return `${out}…`
-}
+const fitBytes = (text: string, limit: number): string =>
+  truncateTo(text, limit, bytes, '…')

@@ -10,6 +10,7 @@ import {
   type ReportAnnotation,
   type ReportFinding
 } from './report.js'
+import { truncateTo } from '../util/truncate.js'
 
 const LEVEL_RANK = { failure: 0, warning: 1, notice: 2 } as const
 
@@ -21,24 +22,6 @@ export function findingLevel(
   if (finding.classification !== 'introduced') return 'notice'
   if (finding.severity === 'P0' || finding.severity === 'P1') return 'failure'
   return finding.severity === 'P2' ? 'warning' : 'notice'
-}
-
-/** Truncates to `max` (as `size` measures) on a code point boundary, ending in `mark`. */
-function truncateTo(
-  text: string,
-  max: number,
-  size: (s: string) => number,
-  mark: string
-): string {
-  if (size(text) <= max) return text
-  let out = ''
-  let used = size(mark)
-  for (const ch of text) {
-    if (used + size(ch) > max) break
-    out += ch
-    used += size(ch)
-  }
-  return out + mark
 }
 
 const CONTROL_RUNS = new RegExp(`${LINE_CONTROL_CHARS.source}+`, 'gu')
