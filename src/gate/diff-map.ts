@@ -42,7 +42,7 @@ const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/
  * is read in bounded memory). A hunk ends when its header's line counts are used up, so
  * an empty context line (`diff.suppressBlankEmpty`) does not end it early.
  */
-export class HunkReader {
+class HunkReader {
   private readonly hunks: FileHunks = { shown: [], changes: [], lastHeadLine: 0 }
   private oldLine = 0
   private newLine = 0

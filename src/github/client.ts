@@ -21,7 +21,7 @@ const MAX_RATE_LIMIT_WAIT_S = 60
  * patches GitHub leaves out; a folder of receipts): past it a request fails with why, as
  * the answer arrives, instead of the run running out of memory before it posts anything.
  */
-export const MAX_ANSWER_BYTES = 256 * 1024 * 1024
+const MAX_ANSWER_BYTES = 256 * 1024 * 1024
 /** The status a refused oversized answer is reported with (never retried). */
 const TOO_LARGE = 413
 

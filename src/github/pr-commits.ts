@@ -14,7 +14,7 @@ import type { PrGraphCommit, ReceiptSource } from '../gate/source.js'
 import { isUnknownName, type Octokit } from './client.js'
 
 /** GitHub lists at most 250 commits of a pull request. */
-export const PR_COMMITS_CAP = 250
+const PR_COMMITS_CAP = 250
 /** A commit's files list holds at most 300 entries a page; a comparison's, 300 in all. */
 const COMMIT_FILES_PAGE = 300
 export const COMPARE_FILES_CAP = 300
@@ -23,7 +23,7 @@ const CLASSIFY_CONCURRENCY = 8
 export type CommitGraph = { commits: PrGraphCommit[] } | { commits: null; note: string }
 
 /** The graph of a PR at the cap: the list may be cut short, and a missing commit breaks it. */
-export const OVER_CAP: CommitGraph = {
+const OVER_CAP: CommitGraph = {
   commits: null,
   note: `the PR has ${PR_COMMITS_CAP} commits or more, more than GitHub lists`
 }
