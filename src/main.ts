@@ -158,6 +158,7 @@ async function readPull(
       head: headSha,
       branchSinkPath: headSha && headBranch ? deferralSinkPath(headBranch) : null,
       receiptsDir: inputs.gate.receiptsDir,
+      bookkeepingPaths: inputs.gate.bookkeepingPaths,
       debug: logDebug
     },
     (why) => {

@@ -127,14 +127,15 @@ describe('review coverage through dist/index.js (API source)', () => {
     expect(
       calls('repos/compare-commits-with-basehead').filter((p) => p.includes(old))
     ).toHaveLength(1)
-    // Every commit is read once to tell code from bookkeeping, reviewed ones too.
+    // Every commit is told code or bookkeeping, reviewed ones too: b1 and c2 by their
+    // trees and their parents' (read with the PR), c1 (its parent is on the base side,
+    // whose trees were not read) by a read of its own.
     const read = calls('repos/get-commit').map(
       (p) => /\/commits\/([0-9a-f]+)/.exec(p)?.[1]
     )
     // The head b2's only parent is the reviewed c2: the head rule's compare c2...b2 is
     // b2's diff, asked for once, and no read of its own.
-    expect(new Set(read)).toEqual(new Set([c1, b1, c2]))
-    expect(read).toHaveLength(3)
+    expect(read).toEqual([c1])
     expect(
       calls('repos/compare-commits-with-basehead').filter((p) => p.includes(`${c2}...`))
     ).toEqual([expect.stringContaining(`${c2}...${b2}`)])
@@ -152,11 +153,39 @@ describe('review coverage through dist/index.js (API source)', () => {
           r.operationId === 'repos/compare-commits-with-basehead' && r.path.includes(c2)
       )!
       const reads = run.requests.filter((r) => r.operationId === 'repos/get-commit')
-      expect(reads).toHaveLength(3)
+      expect(reads).toHaveLength(1)
       for (const read of reads)
         expect(read.receivedMs).toBeLessThan(compare.receivedMs + compare.durationMs)
     } finally {
       fake().faults.clear()
+    }
+  })
+
+  it('trees an answer altered settle nothing: those commits are read', async () => {
+    // A GraphQL answer whose trees leave out `src` on every commit would make c2 (which
+    // changes only src/) look bookkeeping: each list must hash to its tree's id.
+    type Node = { commit: { tree?: { entries?: Array<{ name: string }> } } }
+    fake().tweak('graphql', (body: unknown) => {
+      const nodes = (
+        body as {
+          data?: { repository?: { pullRequest?: { commits?: { nodes?: Node[] } } } }
+        }
+      ).data?.repository?.pullRequest?.commits?.nodes
+      for (const { commit } of nodes ?? [])
+        if (commit.tree?.entries)
+          commit.tree.entries = commit.tree.entries.filter((e) => e.name !== 'src')
+      return body
+    })
+    try {
+      const { report, calls } = await action()
+      await expectGitsCoverage(report.coverage)
+      expect(report.coverage?.list.map((c) => c.sha)).toEqual([c1, c2])
+      const read = calls('repos/get-commit').map(
+        (p) => /\/commits\/([0-9a-f]+)/.exec(p)?.[1]
+      )
+      expect(new Set(read)).toEqual(new Set([c1, b1, c2]))
+    } finally {
+      fake().tweak('graphql', undefined)
     }
   })
 

@@ -1,9 +1,14 @@
 /**
- * Issue 25.3's pure pieces for the API source: reachability over the PR's parent graph
+ * The API source's pure coverage pieces: reachability over the PR's parent graph
  * (merges included, the base side left out) and which commits coverage must classify.
  */
 import { describe, expect, it } from '@jest/globals'
-import { codeCommits, reachableInPr, toClassify } from '../../src/gate/coverage.js'
+import {
+  codeCommits,
+  codeTest,
+  reachableInPr,
+  toClassify
+} from '../../src/gate/coverage.js'
 import { globMatcher } from '../../src/gate/glob-matcher.js'
 
 // main: m0 ← m1 ← m2. The PR: a ← b, then main (m2) merged in as M, then c.
@@ -37,10 +42,11 @@ describe('reachableInPr', () => {
 
 describe('classification', () => {
   it('lists every unlisted commit, inside a SHIP review or not (git classifies them all)', () => {
+    const isCode = codeTest(globMatcher(['.flow/**']))
     const unlisted = ['a', 'b', 'c'].map((sha) => ({ sha, paths: null }))
-    expect(toClassify(unlisted)).toEqual(['a', 'b', 'c'])
+    expect(toClassify(unlisted, isCode)).toEqual(['a', 'b', 'c'])
     // Listed commits are never asked for again.
-    expect(toClassify([{ sha: 'a', paths: ['src/x.ts'] }])).toEqual([])
+    expect(toClassify([{ sha: 'a', paths: ['src/x.ts'] }], isCode)).toEqual([])
   })
 
   it('counts an unlisted commit as code, a listed one by its paths', () => {
@@ -52,7 +58,7 @@ describe('classification', () => {
           { sha: 'b', paths: ['.flow/review-receipts/x.json'] },
           { sha: 'c', paths: ['.flow/x', 'src/y.ts'] }
         ],
-        isBookkeeping
+        codeTest(isBookkeeping)
       )
     ).toEqual(['a', 'c'])
   })

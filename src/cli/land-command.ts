@@ -333,7 +333,7 @@ async function readBody(
     )
     const target = await prTarget(String(request.pr), request.slug, root, io.env)
     // With the head, the one query also lists the other open PRs on it.
-    const read = await readPull(target, options.receiptsDir, request.head, io.stderr)
+    const read = await readPull(target, options, request.head, io.stderr)
     return {
       // A PR read whole with no description has an empty body, audited as such.
       body: read.pull.body ?? '',

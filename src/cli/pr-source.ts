@@ -142,7 +142,10 @@ async function originSlug(
  */
 export async function readPull(
   target: PrTarget,
-  receiptsDir: string,
+  {
+    receiptsDir,
+    bookkeepingPaths
+  }: Pick<GateOptions, 'receiptsDir' | 'bookkeepingPaths'>,
   head: string | null,
   say: (line: string) => void
 ): ReturnType<typeof readPullRequest> {
@@ -150,7 +153,16 @@ export async function readPull(
   let fallback: string | null = null
   const read = await api(target, 'read', async () =>
     readPullRequest(
-      { octokit, owner, repo, number, head, branchSinkPath: null, receiptsDir },
+      {
+        octokit,
+        owner,
+        repo,
+        number,
+        head,
+        branchSinkPath: null,
+        receiptsDir,
+        bookkeepingPaths
+      },
       (why) => (fallback = why)
     )
   )
@@ -176,12 +188,7 @@ export async function checkPullRequest(
   debug?: Debug
 ): Promise<{ report: Report; published: Published | null }> {
   const { owner, repo, number, octokit } = target
-  const { pull, graphql } = await readPull(
-    target,
-    options.receiptsDir,
-    expectHead,
-    stderr
-  )
+  const { pull, graphql } = await readPull(target, options, expectHead, stderr)
   // The PR's files and commits lists are its current head's: a PR that moved since the
   // head land judged cannot be judged at that head through the API.
   if (expectHead !== null && pull.headSha.toLowerCase() !== expectHead.toLowerCase())

@@ -9,6 +9,7 @@ import { plural } from '../util/plural.js'
 import { shortSha } from '../util/short-sha.js'
 import type { BookkeepingMatcher } from './glob-matcher.js'
 import type { PrCommit } from './source.js'
+import type { TreeVerdict } from './tree-diff.js'
 
 /** One selected receipt's SHIP review, with the PR commits its range holds. */
 export interface CoveringReview {
@@ -33,17 +34,26 @@ export interface Coverage {
   note: string | null
 }
 
+/** Whether a commit changed code: by its paths, else by its trees; null when neither tells. */
+export type CodeTest = (commit: PrCommit) => boolean | null
+
+/** The code test of the `bookkeeping-paths` matcher (and its tree verdict, where trees were read). */
+export function codeTest(
+  isBookkeeping: BookkeepingMatcher,
+  byTrees?: TreeVerdict
+): CodeTest {
+  return (commit) => {
+    if (commit.paths) return commit.paths.some((path) => !isBookkeeping(path))
+    return commit.trees && byTrees ? byTrees(commit.trees.own, commit.trees.parent) : null
+  }
+}
+
 /**
  * The PR's code commits: those that change a path bookkeeping does not cover, and those
- * whose paths are not listed (nothing shows them bookkeeping-only).
+ * nothing shows bookkeeping-only (paths not listed, trees that do not tell).
  */
-export function codeCommits(
-  commits: readonly PrCommit[],
-  isBookkeeping: BookkeepingMatcher
-): string[] {
-  return commits
-    .filter((commit) => commit.paths?.some((path) => !isBookkeeping(path)) ?? true)
-    .map((commit) => commit.sha)
+export function codeCommits(commits: readonly PrCommit[], isCode: CodeTest): string[] {
+  return commits.filter((commit) => isCode(commit) ?? true).map((commit) => commit.sha)
 }
 
 /**
@@ -66,17 +76,18 @@ export function reachableInPr(
 }
 
 /**
- * The commits whose paths coverage must read: every unlisted one. One inside a SHIP
- * review's range is read too: the three lists (code commits, unreviewed, unknown) must
- * be the same from every source, and git leaves a bookkeeping-only commit out of them.
+ * The commits whose paths coverage must read: every one neither its paths nor its trees
+ * settle. One inside a SHIP review's range is read too: the three lists (code commits,
+ * unreviewed, unknown) must be the same from every source, and git leaves a
+ * bookkeeping-only commit out of them.
  */
-export function toClassify(commits: readonly PrCommit[]): string[] {
-  return commits.filter((c) => c.paths === null).map((c) => c.sha)
+export function toClassify(commits: readonly PrCommit[], isCode: CodeTest): string[] {
+  return commits.filter((c) => isCode(c) === null).map((c) => c.sha)
 }
 
-/** Why the counts may hold bookkeeping commits (some paths were not listed), or null. */
-function unlistedNote(commits: readonly PrCommit[]): string | null {
-  const count = commits.filter((c) => c.paths === null).length
+/** Why the counts may hold bookkeeping commits (some were not told apart), or null. */
+function unlistedNote(commits: readonly PrCommit[], isCode: CodeTest): string | null {
+  const count = toClassify(commits, isCode).length
   if (count === 0) return null
   return `${plural(count, 'commit')} counted as code without ${count === 1 ? 'its' : 'their'} paths listed (too many files, or an answer without its list): the counts may include bookkeeping-only commits`
 }
@@ -85,9 +96,9 @@ function unlistedNote(commits: readonly PrCommit[]): string | null {
 export function coverageOf(
   commits: readonly PrCommit[],
   reviews: readonly CoveringReview[],
-  isBookkeeping: BookkeepingMatcher
+  isCode: CodeTest
 ): Coverage {
-  const code = codeCommits(commits, isBookkeeping)
+  const code = codeCommits(commits, isCode)
   const list = code.map((sha) => {
     const covering = reviews.filter((r) => r.baseKnown && r.commits?.has(sha) === true)
     // A review that might hold it, with a base or range the source cannot tell.
@@ -107,7 +118,7 @@ export function coverageOf(
     unreviewed: shas('unreviewed'),
     unknown: shas('unknown'),
     list,
-    note: unlistedNote(commits)
+    note: unlistedNote(commits, isCode)
   }
 }
 

@@ -8,8 +8,10 @@ import { shortSha } from '../util/short-sha.js'
 import { buildAnnotations } from './annotations.js'
 import {
   coverageFailures,
+  codeTest,
   coverageOf,
   toClassify,
+  type CodeTest,
   type Coverage,
   type CoveringReview
 } from './coverage.js'
@@ -21,6 +23,7 @@ import type { GateOptions } from './options.js'
 import { SITUATIONS } from './outcome.js'
 import { placeFindings } from './placement.js'
 import { globMatcher, type BookkeepingMatcher } from './glob-matcher.js'
+import { treeVerdict, type TreeVerdict } from './tree-diff.js'
 import { applyCaps, blobsOf, planReceipts, selectPlans } from './plan.js'
 import type { Problem, ReceiptRow, Report } from './report.js'
 import {
@@ -128,8 +131,10 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const [blobs, sink] = await Promise.all([source.readBlobs(blobsOf(selected)), sinkRead])
   const pending = selected.map((plan) => classify(plan, blobs))
   // The head rule's compares go out first; coverage's commit reads join their round.
-  const judging = judgeAll(source, pending, options, isBookkeeping)
-  if (prCommits !== null) classifyEarly(source, prCommits)
+  const byTrees = treeVerdict(options.bookkeepingPaths, isBookkeeping)
+  const judging = judgeAll(source, pending, options, isBookkeeping, byTrees)
+  const isCode = codeTest(isBookkeeping, byTrees)
+  if (prCommits !== null) classifyEarly(source, prCommits, isCode)
   const judge = await judging
   const diff = await diffFiles
   const placed = placeFindings(
@@ -170,7 +175,7 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
   const coverage =
     prCommits === null
       ? undefined
-      : await reviewCoverage(source, await prCommits, pending, rows, isBookkeeping, {
+      : await reviewCoverage(source, await prCommits, pending, rows, isCode, {
           notes,
           debug
         })
@@ -230,7 +235,7 @@ async function reviewCoverage(
   listed: { commits: PrCommit[] } | { commits: null; note: string },
   pending: readonly Pending[],
   rows: readonly ReceiptRow[],
-  isBookkeeping: BookkeepingMatcher,
+  isCode: CodeTest,
   { notes, debug }: { notes: string[]; debug: Debug }
 ): Promise<Coverage | null> {
   if (listed.commits === null) {
@@ -260,7 +265,7 @@ async function reviewCoverage(
     )
     // The paths of the unlisted commits (the API: one request a commit) tell code from
     // bookkeeping; a commit still unlisted counts as code.
-    const unlisted = toClassify(listed.commits)
+    const unlisted = toClassify(listed.commits, isCode)
     const paths =
       unlisted.length > 0 && source.commitPaths
         ? await source.commitPaths(unlisted)
@@ -268,7 +273,7 @@ async function reviewCoverage(
     const classified = listed.commits.map((c) =>
       paths?.has(c.sha) ? { ...c, paths: paths.get(c.sha) ?? null } : c
     )
-    return coverageOf(classified, reviews, isBookkeeping)
+    return coverageOf(classified, reviews, isCode)
   } catch (error) {
     debug(`coverage unknown: ${causeOf(error)}`)
     notes.push(`coverage not computed: ${errorText(error)}`)
@@ -284,11 +289,12 @@ async function reviewCoverage(
  */
 function classifyEarly(
   source: ReceiptSource,
-  prCommits: Promise<{ commits: PrCommit[] } | { commits: null; note: string }>
+  prCommits: Promise<{ commits: PrCommit[] } | { commits: null; note: string }>,
+  isCode: CodeTest
 ): void {
   const early = async (): Promise<void> => {
     const listed = await prCommits
-    const unlisted = listed.commits === null ? [] : toClassify(listed.commits)
+    const unlisted = listed.commits === null ? [] : toClassify(listed.commits, isCode)
     if (unlisted.length > 0) await source.commitPaths?.(unlisted)
   }
   // Its failures surface where coverage asks again.
@@ -327,7 +333,8 @@ async function judgeAll(
   source: ReceiptSource,
   pending: Pending[],
   options: GateOptions,
-  isBookkeeping: BookkeepingMatcher
+  isBookkeeping: BookkeepingMatcher,
+  byTrees: TreeVerdict
 ): Promise<Judged> {
   const inferred = new Map<string, InferredHead>()
   const unbound = pending.flatMap((item) =>
@@ -354,7 +361,7 @@ async function judgeAll(
     const id = fullObjectId(sha, source.head)
     return id === null
       ? notFullIdJudgement(sha)
-      : judgeReviewedHead(id, await source.ancestry(id), isBookkeeping)
+      : judgeReviewedHead(id, await source.ancestry(id), isBookkeeping, byTrees)
   }
   const answers = await mapLimit([...shas], 8, judge)
   return {

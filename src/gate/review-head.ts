@@ -9,6 +9,7 @@ import { plural } from '../util/plural.js'
 import { shortSha } from '../util/short-sha.js'
 import type { BookkeepingMatcher } from './glob-matcher.js'
 import type { Ancestry, ReceiptCommit } from './source.js'
+import type { TreeVerdict } from './tree-diff.js'
 
 /** The verdict of the rule for one reviewed SHA, with a one-line reason. */
 export interface HeadJudgement {
@@ -52,9 +53,14 @@ export function notFullIdJudgement(reviewed: string): HeadJudgement {
 export function judgeReviewedHead(
   reviewed: string,
   ancestry: Ancestry,
-  isBookkeeping: BookkeepingMatcher
+  isBookkeeping: BookkeepingMatcher,
+  byTrees?: TreeVerdict
 ): HeadJudgement {
   const at = shortSha(reviewed)
+  const bookkeepingOnly = (n: number): HeadJudgement => ({
+    current: true,
+    reason: `current: ${plural(n, 'bookkeeping commit')} after the reviewed head ${at}`
+  })
   switch (ancestry.kind) {
     case 'identical':
       return { current: true, reason: `current: reviewed the head ${at} itself` }
@@ -68,10 +74,15 @@ export function judgeReviewedHead(
       return stale(
         `the reviewed head ${at} is not an ancestor of the head (rebased or from another branch)`
       )
-    case 'too-large':
+    case 'too-large': {
+      // Too many files to list, but the two trees can still show only bookkeeping changed.
+      const { trees } = ancestry
+      if (trees && byTrees?.(trees.own, trees.parent) === false)
+        return bookkeepingOnly(ancestry.commits)
       return stale(
         `cannot prove ${at} current (${ancestry.commits} commits later, ${ancestry.note ?? 'too many changed files to list'})`
       )
+    }
     case 'ahead': {
       const code = ancestry.changedPaths.filter((path) => !isBookkeeping(path))
       const n = ancestry.commits
@@ -79,10 +90,7 @@ export function judgeReviewedHead(
         return stale(
           `${plural(code.length, 'non-bookkeeping path')} changed since the reviewed head ${at} (${someOf(code)})`
         )
-      return {
-        current: true,
-        reason: `current: ${plural(n, 'bookkeeping commit')} after the reviewed head ${at}`
-      }
+      return bookkeepingOnly(n)
     }
   }
 }

@@ -3,6 +3,7 @@
  * local git plumbing (the CLI; the action when the workspace holds the head) or the API.
  */
 import type { FileHunks } from './diff-map.js'
+import type { TreeNode } from './tree-diff.js'
 
 /**
  * Where a decision the report does not show is told (a fallback, an unknown and its cause):
@@ -43,7 +44,13 @@ export type Ancestry =
    * The comparison exists but its files could not be listed whole (over 300 files, or
    * an answer without its list: `note` says which).
    */
-  | { kind: 'too-large'; commits: number; note?: string }
+  | {
+      kind: 'too-large'
+      commits: number
+      note?: string
+      /** The head's root tree and the reviewed commit's, where the source read both. */
+      trees?: { own: readonly TreeNode[]; parent: readonly TreeNode[] }
+    }
 
 /** The newest commit that changed a receipt file, for the history rule of unbound receipts. */
 export interface ReceiptCommit {
@@ -79,6 +86,8 @@ export interface PrCommit {
    * a request each: see {@link ReceiptSource.commitPaths}). An unlisted commit is code.
    */
   paths: string[] | null
+  /** Its root tree's entries and its parent's, where the source read both (the API). */
+  trees?: { own: readonly TreeNode[]; parent: readonly TreeNode[] }
 }
 
 /** A commit of the PR's graph (merge base..head, merges included) with its parents' ids. */
@@ -86,6 +95,8 @@ export interface PrGraphCommit {
   sha: string
   /** Parent ids, first parent first; a parent outside the PR is on the base side. */
   parents: string[]
+  /** Its root tree's entries (bookkeeping's top folders with theirs), where read. */
+  tree?: readonly TreeNode[]
 }
 
 /** Repository access, all at one head commit. */

@@ -22,6 +22,7 @@ import { graphOfHead, prCommitMethods, type CommitGraph } from './pr-commits.js'
 import { sharingOnly, type PullRequestInfo, type SharingPull } from './pulls.js'
 import { isFullId } from '../gate/review-head.js'
 import { limiter } from '../util/concurrency.js'
+import { bookkeepingRoots, type TreeNode } from '../gate/tree-diff.js'
 
 /** Levels of the receipts folder read in the query (`x.json.history/` is the second). */
 const TREE_DEPTH = 3
@@ -42,6 +43,8 @@ export interface GraphqlReadOptions {
   /** The head branch the event names: the deferral file is then read in the same query. */
   branchSinkPath: string | null
   receiptsDir: string
+  /** The `bookkeeping-paths` globs: the commits' trees are read down to their top folders. */
+  bookkeepingPaths: readonly string[]
   /** Told when a later GraphQL question falls back to REST. */
   debug?: Debug
 }
@@ -116,10 +119,14 @@ const Commits = z.object({
     .catch({ hasNextPage: false, endCursor: null }),
   nodes: z.array(
     z.object({
-      commit: z.object({
-        oid: z.string().min(1),
-        parents: Oids.extend({ totalCount: z.number() })
-      })
+      commit: z
+        .object({
+          oid: z.string().min(1),
+          parents: Oids.extend({ totalCount: z.number() }),
+          tree: z.unknown().optional()
+        })
+        // `root0`, `root1` …: bookkeeping's top folders, aliased.
+        .catchall(z.unknown())
     })
   )
 })
@@ -194,12 +201,31 @@ function restLogin(author: unknown): string | null {
 const BLOB = 'byteSize isBinary isTruncated text'
 /** A listing's blobs: their sizes, no text. */
 const BLOB_SIZE = 'byteSize'
-/** The PR's commit graph for review coverage, a page of 100 at a time. */
-const commitsSelection = (after: string): string =>
-  `commits(first: 100${after}) { totalCount pageInfo { hasNextPage endCursor } nodes { commit { oid parents(first: 2) { totalCount nodes { oid } } } } }`
-const COMMITS = commitsSelection('')
-const COMMITS_PAGE_QUERY = `query receiptGateCommits($owner: String!, $name: String!, $number: Int!, $after: String!) {
-  repository(owner: $owner, name: $name) { pullRequest(number: $number) { ${commitsSelection(', after: $after')} } }
+const TREE_ENTRIES = 'entries { name type mode oid }'
+/**
+ * The PR's commit graph for review coverage, a page of 100 at a time, each commit with its
+ * root tree and its `roots` top folders' entries (`$root0` …): two trees tell code from
+ * bookkeeping without reading the commit's files.
+ */
+function commitsSelection(after: string, roots: number): string {
+  const folders = Array.from(
+    { length: roots },
+    (_, i) =>
+      `root${i}: file(path: $root${i}) { object { ... on Tree { ${TREE_ENTRIES} } } }`
+  )
+  const commit = `oid parents(first: 2) { totalCount nodes { oid } } tree { oid ${TREE_ENTRIES} } ${folders.join(' ')}`
+  return `commits(first: 100${after}) { totalCount pageInfo { hasNextPage endCursor } nodes { commit { ${commit} } } }`
+}
+const rootVariables = (roots: number): string[] =>
+  Array.from({ length: roots }, (_, i) => `$root${i}: String!`)
+const commitsPageQuery = (roots: number): string => `query receiptGateCommits(${[
+  '$owner: String!',
+  '$name: String!',
+  '$number: Int!',
+  '$after: String!',
+  ...rootVariables(roots)
+].join(', ')}) {
+  repository(owner: $owner, name: $name) { pullRequest(number: $number) { ${commitsSelection(', after: $after', roots)} } }
 }`
 /**
  * Pages of the PR's commits read at most (3,000 commits, one request a page after the
@@ -227,11 +253,17 @@ const ASSOCIATED =
  * other PRs on that head; `listing`: the folder's entries and sizes only (its texts would
  * make too large an answer).
  */
-function mainQuery(withHead: boolean, withSink: boolean, listing = false): string {
+function mainQuery(
+  roots: number,
+  withHead: boolean,
+  withSink: boolean,
+  listing = false
+): string {
   const vars = [
     '$owner: String!',
     '$name: String!',
     '$number: Int!',
+    ...rootVariables(roots),
     ...(withHead ? ['$folder: String!', '$head: GitObjectID!'] : []),
     ...(withSink ? ['$sink: String!'] : [])
   ]
@@ -241,7 +273,7 @@ function mainQuery(withHead: boolean, withSink: boolean, listing = false): strin
     pullRequest(number: $number) {
       number body headRefOid baseRefOid headRefName isCrossRepository changedFiles
       author { __typename login } labels(first: 100) { totalCount nodes { name } }
-      ${COMMITS}
+      ${commitsSelection('', roots)}
     }
     ${withHead ? (listing ? FOLDER_LISTING : FOLDER) : ''}
     ${withHead ? `head: object(oid: $head) { ... on Commit { ${withSink ? sink : ''} ${ASSOCIATED} } }` : ''}
@@ -344,6 +376,7 @@ type CommitsPage = z.infer<typeof Commits>
  */
 async function graphOf(
   first: unknown,
+  roots: readonly string[],
   nextPage: (after: string) => Promise<unknown>
 ): Promise<CommitGraph | undefined> {
   let page = Commits.safeParse(first).data
@@ -367,26 +400,93 @@ async function graphOf(
   return {
     commits: nodes.map(({ commit }) => ({
       sha: commit.oid.toLowerCase(),
-      parents: commit.parents.nodes.map(({ oid }) => oid.toLowerCase())
+      parents: commit.parents.nodes.map(({ oid }) => oid.toLowerCase()),
+      tree: commitTree(commit, roots)
     }))
   }
+}
+
+const TreeEntries = z.object({
+  oid: z.string().optional(),
+  entries: z.array(
+    z.object({
+      name: z.string().min(1),
+      type: z.string().min(1),
+      mode: z.number().int().nonnegative(),
+      oid: z.string().min(1)
+    })
+  )
+})
+type TreeEntries = z.infer<typeof TreeEntries>
+const Folder = z.object({ object: TreeEntries })
+
+/**
+ * A commit's root entries with its `roots` folders' entries, each list kept only when it
+ * hashes to its tree's id (a list cut short or altered settles nothing); undefined: none.
+ */
+function commitTree(
+  commit: Record<string, unknown>,
+  roots: readonly string[]
+): TreeNode[] | undefined {
+  const root = TreeEntries.safeParse(commit.tree).data
+  if (!root?.oid || !isTreeOf(root.entries, root.oid)) return undefined
+  return root.entries.map((entry) => {
+    const node = treeNode(entry)
+    const at = roots.indexOf(entry.name)
+    const folder = at === -1 ? undefined : Folder.safeParse(commit[`root${at}`]).data
+    if (entry.type !== 'tree' || !folder || !isTreeOf(folder.object.entries, entry.oid))
+      return node
+    return { ...node, entries: folder.object.entries.map(treeNode) }
+  })
+}
+
+const treeNode = (entry: TreeEntries['entries'][number]): TreeNode => ({
+  name: entry.name,
+  type: entry.type,
+  mode: entry.mode.toString(8),
+  oid: entry.oid.toLowerCase()
+})
+
+/** Whether `entries` are exactly the tree `oid`: git's tree object built from them hashes to it. */
+function isTreeOf(entries: TreeEntries['entries'], oid: string): boolean {
+  // Git orders a tree by name bytes, a folder's name as if it ended in `/`.
+  const key = (e: TreeEntries['entries'][number]): Buffer =>
+    Buffer.from(e.type === 'tree' ? `${e.name}/` : e.name)
+  const sorted = [...entries].sort((a, b) => Buffer.compare(key(a), key(b)))
+  const wide = oid.length === 64
+  const body = Buffer.concat(
+    sorted.map((e) =>
+      Buffer.concat([
+        Buffer.from(`${e.mode.toString(8)} ${e.name}\0`),
+        Buffer.from(e.oid.length === oid.length ? e.oid : '', 'hex')
+      ])
+    )
+  )
+  const id = createHash(wide ? 'sha256' : 'sha1')
+    .update(`tree ${body.length}\0`)
+    .update(body)
+    .digest('hex')
+  return id === oid.toLowerCase()
 }
 
 /** Reads the PR (and, with a head, the receipts) in one query. */
 export async function readWithGraphql(options: GraphqlReadOptions): Promise<GraphqlRead> {
   const { octokit, owner, repo, number, head, receiptsDir } = options
   const sinkPath = head ? options.branchSinkPath : null
+  const roots = bookkeepingRoots(options.bookkeepingPaths)
+  const rootPaths = Object.fromEntries(roots.map((root, i) => [`root${i}`, root]))
   const variables = {
     owner,
     name: repo,
     number,
+    ...rootPaths,
     ...(head ? { folder: `${head}:${receiptsDir}`, head } : {}),
     ...(sinkPath && head ? { sink: sinkPath } : {})
   }
   // The first attempt is not retried by the client: an answer too large for GitHub fails
   // again, and the listing is asked instead; one that never came is asked again.
   const read = async (listing: boolean, retried = true): Promise<unknown> =>
-    octokit.graphql(mainQuery(head !== null, sinkPath !== null, listing), {
+    octokit.graphql(mainQuery(roots.length, head !== null, sinkPath !== null, listing), {
       ...variables,
       ...(retried ? {} : { request: { retries: 0 } })
     })
@@ -418,10 +518,16 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
   // Read when coverage asks for it (`coverage: off` asks nothing), its later pages then.
   let graph: Promise<CommitGraph | undefined> | undefined
   const readGraph = async (): Promise<CommitGraph | undefined> =>
-    (graph ??= graphOf(raw.commits, async (after) => {
+    (graph ??= graphOf(raw.commits, roots, async (after) => {
       const page = await octokit.graphql<{
         repository?: { pullRequest?: { commits?: unknown } }
-      }>(COMMITS_PAGE_QUERY, { owner, name: repo, number, after })
+      }>(commitsPageQuery(roots.length), {
+        owner,
+        name: repo,
+        number,
+        after,
+        ...rootPaths
+      })
       return page.repository?.pullRequest?.commits
     }).catch((error: unknown) => {
       if (isBug(error)) throw error
@@ -523,16 +629,29 @@ function graphqlSource(
     )
     return entriesOf(data.repository?.folder)
   }
+  // Read with the PR, it is the PR's head's: used only when that is the judged head.
+  const headGraph = async (): Promise<CommitGraph | null | undefined> =>
+    graph().then((read) => read && graphOfHead(read, head))
   return {
     ...rest,
     // Review coverage over the graph read with the PR: no request of its own.
     ...prCommitMethods(
       { octokit, owner, repo, head, pullNumber: pull.number, baseSha: pull.baseSha },
-      // Read with the PR, it is the PR's head's: used only when that is the judged head.
       async () =>
-        (await graph().then((read) => read && graphOfHead(read, head))) ??
+        (await headGraph()) ??
         rest.prCommitGraph?.() ?? { commits: null, note: 'no commit list' }
     ),
+    // Past the files a compare lists, the head's tree and the reviewed commit's (both
+    // read with the PR's commits) can still show that only bookkeeping changed.
+    async ancestry(reviewed) {
+      const found = await rest.ancestry(reviewed)
+      if (found.kind !== 'too-large') return found
+      const commits = (await headGraph())?.commits ?? []
+      const tree = (sha: string): readonly TreeNode[] | undefined =>
+        commits.find((commit) => commit.sha === sha.toLowerCase())?.tree
+      const [own, parent] = [tree(head), tree(reviewed)]
+      return own && parent ? { ...found, trees: { own, parent } } : found
+    },
     // The entries as the REST listing gives them (blobs and submodules, recursive); texts
     // whose bytes hash to their ids go to `exact`; a tree the query did not reach, to REST.
     async listTree(dir) {

@@ -244,9 +244,16 @@ export function prCommitMethods(
     async prCommits() {
       const listed = await readGraph()
       if (listed.commits === null) return listed
-      // Merges too (one can carry its own code); paths are listed on demand.
+      // Merges too (one can carry its own code); paths are listed on demand, where the
+      // trees read with the graph (a commit and its one parent's) do not tell.
+      const trees = new Map(listed.commits.map((c) => [c.sha, c.tree]))
       return {
-        commits: listed.commits.map((commit) => ({ sha: commit.sha, paths: null }))
+        commits: listed.commits.map(({ sha, parents, tree }) => {
+          const parent = parents.length === 1 ? trees.get(parents[0] ?? '') : undefined
+          return tree && parent
+            ? { sha, paths: null, trees: { own: tree, parent } }
+            : { sha, paths: null }
+        })
       }
     },
     async commitsBetween(from, to) {

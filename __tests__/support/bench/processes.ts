@@ -194,17 +194,20 @@ export function setLatency(fake: FakeGitHub, ms: number): void {
 }
 
 /**
- * Issue 24's request bound for the API source on this PR: one GraphQL read (the PR, the
+ * The request bound for the API source on this PR: one GraphQL read (the PR, the
  * receipts folder with every text, the deferral file), the REST files list (the patches;
  * a page per 100 files), one compare per distinct reviewed SHA (here one),
  * ceil(annotations / 50) writes.
  */
 export function specMinimum(pr: BenchPr, annotations: number): Record<string, number> {
-  // Review coverage (issue 25.3, `coverage: report`): the PR's commits come with the
-  // GraphQL read; one commit read per PR commit, to tell code from bookkeeping as git
-  // does (every receipt reviewed `reviewed` from the merge base: no compare).
-  const count = (range: string) => Number(pr.repo.git('rev-list', '--count', range))
-  const reads = count(`${pr.base}..${pr.head}`)
+  // Review coverage (`coverage: report`): the PR's commits come with the GraphQL read,
+  // each with its root tree and `.flow/`'s, which tell code from bookkeeping as git does
+  // wherever the parent's trees came too; a commit whose parent is outside the PR (the
+  // first) is read (every receipt reviewed `reviewed` from the merge base: no compare).
+  const listed = pr.repo.git('rev-list', '--parents', `${pr.base}..${pr.head}`).trim()
+  const lines = listed === '' ? [] : listed.split('\n').map((line) => line.split(' '))
+  const inPr = new Set(lines.map(([sha]) => sha))
+  const reads = lines.filter(([, ...parents]) => parents.some((p) => !inPr.has(p))).length
   return {
     graphql: 1,
     ...(reads > 0 ? { 'repos/get-commit': reads } : {}),

@@ -442,12 +442,14 @@ export class FakeGitHub {
   /**
    * Rewrites the responses of one operation (e.g. `mergeable: null`, a missing `patch`). The
    * result is still validated against the schema: a tweak cannot make the fake lie.
+   * `graphql` rewrites GraphQL answers as a hostile or faulty GitHub would send them.
    */
   tweak(
     operationId: string,
     fn: ((body: Json, call: FaultCall) => Json) | undefined
   ): void {
-    this.contract.operation(operationId)
+    // GraphQL answers are checked against the schema where they are made, before a tweak.
+    if (operationId !== 'graphql') this.contract.operation(operationId)
     if (fn) this.tweaks.set(operationId, fn)
     else this.tweaks.delete(operationId)
   }
@@ -889,12 +891,14 @@ export class FakeGitHub {
           GRAPHQL_DOCS
         )
     }
+    const tweak = this.tweaks.get('graphql')
+    const answered = tweak ? tweak(structuredClone(answer.body), call) : answer.body
     const limit = this.options.graphqlAnswerLimit
-    if (limit !== undefined && serialized(answer.body).length > limit) {
+    if (limit !== undefined && serialized(answered).length > limit) {
       rec.overLimit = true
       return send(200, { errors: [{ message: somethingWentWrong() }] }, headers)
     }
-    send(200, answer.body, headers)
+    send(200, answered, headers)
   }
 
   /** The headers of a spent primary rate limit. */
