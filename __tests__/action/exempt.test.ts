@@ -9,6 +9,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import type { Report } from '../../src/gate/report.js'
+import { mdInline } from '../../src/render/markdown-escape.js'
 import { runCli } from '../support/check-cli.js'
 import { DIR, receiptWith, refuseGraphql, trackedPrs } from './support.js'
 
@@ -137,9 +138,9 @@ describe('the next step and typos in the action', () => {
     }))
     const result = await run(f)
     const head = f.repo.revParse('feature/fn-7').slice(0, 7)
-    const next = `review the head ${head} again for each stale receipt that asked for changes`
+    const next = `re-run impl-review at ${head} for each stale receipt that asked for changes (impl-fn-7.1.json)`
     const lines = result.summary.split('\n')
-    expect(lines.slice(0, 6)).toContain(`**Next:** ${next}`)
+    expect(lines.slice(0, 6)).toContain(`**Next:** ${mdInline(next)}`)
     expect(result.stdout).toContain(`next: ${next}`)
   })
 

@@ -152,7 +152,9 @@ describe('every failure cause has its own next step, in the text and the Markdow
     const args = ['check', '--repo', repo.path, '--body-file', body]
     const run = await runCli(args)
     expect(run.code).toBe(1)
-    expect(run.stdout.split('\n')[0]).toContain('deferral file unreadable')
+    expect(run.stdout.split('\n')[0]).toContain(
+      'deferral file unreadable: .flow/review-deferred/feature-fn-7.md is a symlink, not a file'
+    )
     expect(summaryLine(run)).toContain(
       'make it a regular file of at most 1 MiB, or set audit-deferred to false'
     )

@@ -35,6 +35,9 @@ const CMD = /^flowctl config set land\.mergeVerdictCommand '(node [^']+)'$/m.exe
 )?.[1]
 const SINK = '.flow/review-deferred/feature-fn-7.md'
 const DEFERRED = 'src/app.ts:1 — the cache is cold'
+// What the gate says of the SHIP fixture (its one P1 finding explains; it revokes nothing).
+const PASSED =
+  'receipt-gate: success — SHIP — 1 introduced finding open (1 P1); the gate passes: nothing blocks the merge'
 
 const cleanup: Array<() => void | Promise<void>> = []
 afterAll(async () => {
@@ -231,7 +234,7 @@ describe('land, as Flow-Next land runs it', () => {
     const fake = await api(pr, '## Summary\n')
     const landed = await land(pr, apiEnv(fake))
     expect(landed).toMatchObject({ code: 0 })
-    expect(landed.line).toBe(`receipt-gate: success — SHIP at ${pr.head.slice(0, 7)}`)
+    expect(landed.line).toBe(PASSED)
     // The PR body, read once (GraphQL), and nothing else.
     expect(fake.requests.map((r) => r.route)).toEqual(['POST /graphql'])
     // Objects only: no ref, no FETCH_HEAD, no checkout, nothing in the working tree.
@@ -253,7 +256,7 @@ describe('land, as Flow-Next land runs it', () => {
     expect(fake.requests).toEqual([])
   })
 
-  it('a stale review: exit 1, the line names the receipt, the changed code and the step', async () => {
+  it('a stale review: exit 1, the line names the receipt, why it is stale and the step', async () => {
     const pr = pullRequest({
       files: ship,
       later: moreCode
@@ -261,11 +264,13 @@ describe('land, as Flow-Next land runs it', () => {
     pr.head = pr.src.revParse('feature/fn-7')
     const landed = await land(pr, {})
     expect(landed.code).toBe(1)
+    // 201 bytes in full: the cause is shortened, never the step.
     expect(landed.line).toMatch(
       new RegExp(
-        `^receipt-gate: failure — impl-fn-7\\.1\\.json stale: 1 non-bookkeeping path changed since the reviewed head [0-9a-f]{7} \\(src/app\\.ts\\); re-run impl-review at ${pr.head.slice(0, 7)} and commit its receipt$`
+        `^receipt-gate: failure — No current impl_review \\(impl-fn-7\\.1\\.json stale: 1 non-bookkeeping path changed since the reviewed head [0-9a-f]{7} \\(src/app\\.…; run impl-review at ${pr.head.slice(0, 7)} and commit its receipt$`
       )
     )
+    expect(Buffer.byteLength(landed.line)).toBe(200)
   })
 
   it('NEEDS_WORK: exit 1, the verdict and its open findings', async () => {
@@ -280,7 +285,7 @@ describe('land, as Flow-Next land runs it', () => {
     const landed = await land(pr, {})
     expect(landed.code).toBe(1)
     expect(landed.line).toBe(
-      `receipt-gate: failure — impl-fn-7.1.json says NEEDS_WORK at ${pr.head.slice(0, 7)} (2 introduced findings open); fix them, then re-run impl-review at ${pr.head.slice(0, 7)}`
+      `receipt-gate: failure — NEEDS_WORK — 2 introduced findings open (2 P1); address the findings of impl-fn-7.1.json, then re-run impl-review at ${pr.head.slice(0, 7)}`
     )
   })
 
@@ -289,7 +294,7 @@ describe('land, as Flow-Next land runs it', () => {
     const unnamed = await land(pr, apiEnv(await api(pr, '## Summary\n')))
     expect(unnamed.code).toBe(1)
     expect(unnamed.line).toBe(
-      `receipt-gate: failure — 1 deferred finding not named in the PR body (${DEFERRED}); add the bullets of ${SINK} to the PR body`
+      `receipt-gate: failure — deferred findings not named in the PR body; name each deferred finding of ${SINK} in the PR body (the report lists the lines to paste)`
     )
     const named = await land(pr, apiEnv(await api(pr, NAMED)))
     expect(named).toMatchObject({ code: 0 })
@@ -311,7 +316,7 @@ describe('land, as Flow-Next land runs it', () => {
     cleanup.push(async () => fake.close())
     const landed = await land(pr, apiEnv(fake))
     expect(landed.code).toBe(1)
-    expect(landed.line).toMatch(/^receipt-gate: failure — 1 deferred finding not named/)
+    expect(landed.line).toMatch(/^receipt-gate: failure — deferred findings not named/)
     expect(fake.requests.map((r) => r.route)).toEqual(['POST /graphql'])
   })
 
@@ -362,7 +367,7 @@ describe('land, as Flow-Next land runs it', () => {
     pr.head = pr.src.revParse('feature/fn-7')
     const fake = await api(pr, '## Summary\n')
     const landed = await land(pr, apiEnv(fake))
-    expect(landed.line).toBe(`receipt-gate: success — SHIP at ${pr.head.slice(0, 7)}`)
+    expect(landed.line).toBe(PASSED)
     expect(landed.code).toBe(0)
     expect(fake.requests[0]?.route).toBe('POST /graphql')
     expect(() => git(pr.clone, 'cat-file', '-e', pr.head)).toThrow()
@@ -389,7 +394,7 @@ describe('land, as Flow-Next land runs it', () => {
     const pr = pullRequest({ files: ship, packageJson })
     const landed = await land(pr, { FLOW_PR_NUMBER: '' })
     expect(landed.code).toBe(0)
-    expect(landed.stderr).toBe(`receipt-gate: success — SHIP at ${pr.head.slice(0, 7)}\n`)
+    expect(landed.stderr).toBe(`${PASSED}\n`)
   })
 
   it('FLOW_HEAD_SHA older than the PR head: that head is judged, exactly', async () => {
@@ -400,6 +405,6 @@ describe('land, as Flow-Next land runs it', () => {
     })
     const landed = await land(pr, {})
     expect(landed.code).toBe(0)
-    expect(landed.line).toBe(`receipt-gate: success — SHIP at ${pr.head.slice(0, 7)}`)
+    expect(landed.line).toBe(PASSED)
   })
 })

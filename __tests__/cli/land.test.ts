@@ -83,7 +83,7 @@ describe('check as the land step runs it (env vars only, from the base checkout)
     const result = await run(shipClone.path, landEnv(ship.head))
     // The last stderr line is what land shows: the verdict.
     expect(result.stderr).toBe(
-      `receipt-gate: success — SHIP at ${ship.head.slice(0, 7)}\n`
+      'receipt-gate: success — SHIP — no introduced findings open; the gate passes: nothing blocks the merge\n'
     )
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('fn-7-receipt-gate')

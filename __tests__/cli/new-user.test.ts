@@ -269,7 +269,7 @@ describe('27.9: terminal output', () => {
     expect(lines.filter((line) => /^\S/.test(line))).toEqual([lines[0], lines[summary]])
     expect(lines.slice(summary + 1).every((line) => line.startsWith('  '))).toBe(true)
     expect(lines.slice(summary).join(' ').replace(/ +/g, ' ')).toBe(
-      `✗ failure: 11 receipts (1 current, 10 stale) — review the head ${pr.head.slice(0, 7)} again for each stale receipt that asked for changes`
+      `✗ failure: 11 receipts (1 current, 10 stale) — re-run impl-review at ${pr.head.slice(0, 7)} for each stale receipt that asked for changes (impl-fn-7.1.json and 9 more)`
     )
   })
 

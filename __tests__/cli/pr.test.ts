@@ -293,7 +293,9 @@ describe('check --pr agrees with the action', () => {
       }
       const run = await cli(land, ['check', '--format', 'json'], base.path)
       // No origin to fetch from: the API read it, GraphQL first, as the action does.
-      expect(run.stderr).toBe(`receipt-gate: success — SHIP at ${head.slice(0, 7)}\n`)
+      expect(run.stderr).toBe(
+        'receipt-gate: success — SHIP — 1 introduced finding open (1 P1); the gate passes: nothing blocks the merge\n'
+      )
       expect(run.code).toBe(0)
       expect(f.fake.requests[0]?.route).toBe('POST /graphql')
       const report = JSON.parse(run.stdout) as Report

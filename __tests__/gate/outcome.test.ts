@@ -1,10 +1,10 @@
 /**
- * The outcome of a report in words (title, causes, next step, one-line verdict), and how
- * the renderers show it: the next step under the title, coverage notes, exemptions; the
- * terminal wrap counts display cells and never repeats or splits what it cuts.
+ * The outcome of a report in words (title, causes, next step), and how the renderers show
+ * it: the next step under the title, coverage notes, exemptions; the terminal wrap counts
+ * display cells and never repeats or splits what it cuts.
  */
 import { describe, expect, it } from '@jest/globals'
-import { causes, nextStep, reportTitle, verdictLine } from '../../src/gate/outcome.js'
+import { causes, nextStep, reportTitle } from '../../src/gate/outcome.js'
 import type { Report } from '../../src/gate/report.js'
 import { renderSummary } from '../../src/render/summary.js'
 import { renderText } from '../../src/render/text.js'
@@ -61,21 +61,24 @@ describe('the title names the cause, not the verdict of a passing receipt', () =
           code: 'deferral-unreadable',
           path: '.flow/review-deferred/x.md',
           message:
-            'the deferral file cannot be read, its bullets are unknown: .flow/review-deferred/x.md is a symlink, not a file'
+            'deferral file unreadable: .flow/review-deferred/x.md is a symlink, not a file'
         }
       ]
     })
-    expect(reportTitle(report)).toMatch(/^deferral file unreadable/)
-    expect(nextStep(report)).toMatch(/is a symlink, not a file: make it a regular file/)
+    // The cause says which file and why; the step, what to make of it.
+    expect(reportTitle(report)).toBe(
+      'deferral file unreadable: .flow/review-deferred/x.md is a symlink, not a file — 2 introduced findings open'
+    )
+    expect(nextStep(report)).toBe(
+      'make it a regular file of at most 1 MiB, or set audit-deferred to false'
+    )
   })
 
   it('a passing run keeps its verdict line', () => {
     const report = reportOf([shipRow], { conclusion: 'success', verdict: 'SHIP' })
     expect(causes(report)).toEqual([])
     expect(reportTitle(report)).toBe('SHIP — no introduced findings open')
-    expect(verdictLine(report)).toBe(
-      'success — SHIP — no introduced findings open; the gate passes: nothing blocks the merge'
-    )
+    expect(nextStep(report)).toBe('the gate passes: nothing blocks the merge')
   })
 
   it('a missing type with nothing in the folder: the folder, not a review', () => {
@@ -92,8 +95,9 @@ describe('the title names the cause, not the verdict of a passing receipt', () =
         { code: 'missing-required', path: null, message: 'no current impl_review' }
       ]
     })
-    expect(verdictLine(report)).toBe(
-      `failure — No current impl_review; no receipts under .flow/receipts at ${HEAD7}: commit the review receipts there, or set receipts-dir to the folder that holds them`
+    expect(reportTitle(report)).toBe('No current impl_review')
+    expect(nextStep(report)).toBe(
+      `no receipts under .flow/receipts at ${HEAD7}: commit the review receipts there, or set receipts-dir to the folder that holds them`
     )
   })
 
@@ -129,7 +133,7 @@ describe('renderers', () => {
     const lines = renderSummary(report).split('\n')
     const title = lines.findIndex((line) => line.startsWith('**'))
     expect(lines[title + 2]).toBe(
-      `**Next:** review ${HEAD7} to add a current plan\\_review receipt`
+      `**Next:** run plan\\-review at ${HEAD7} and commit its receipt`
     )
   })
 

@@ -136,7 +136,7 @@ export function auditProblems(
     problems.unshift({
       code: 'deferral-unreadable',
       path: sinkPath,
-      message: `the deferral file cannot be read, its bullets are unknown: ${unreadableSink}`
+      message: `deferral file unreadable: ${unreadableSink}`
     })
   return problems
 }

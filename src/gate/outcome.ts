@@ -1,10 +1,12 @@
 /**
  * What made a report's conclusion, in words: the causes its title names and the one next
- * step every output closes with (the text report, the Markdown summary, the log, and a
- * one-line verdict for scripts such as a land step). One reading of the report, so no two
- * outputs can name different causes, and a passing-looking line never sits above a failure.
+ * step every output closes with (the text report, the Markdown summary, the log, and the
+ * line `receipt-gate land` leaves for Flow-Next's land step). One reading of the report, so
+ * no two outputs can name different causes, and a passing-looking line never sits above a
+ * failure.
  */
-import { introducedOpen, type Report } from './report.js'
+import { basename } from 'node:path/posix'
+import { introducedOpen, type ReceiptRow, type Report } from './report.js'
 import { plural } from '../util/plural.js'
 import { shortSha } from '../util/short-sha.js'
 
@@ -14,7 +16,7 @@ export interface Cause {
   code: string
   /** A few words for the title, e.g. `No current impl_review`. */
   title: string
-  /** What to do first, e.g. `review 0221255 to add a current impl_review receipt`. */
+  /** What to do first, e.g. `run impl-review at 0221255 and commit its receipt`. */
   next: string
 }
 
@@ -40,6 +42,10 @@ export function causes(report: Report): Cause[] {
   const out: Cause[] = []
   const add = (code: string, title: string, next: string): void => {
     out.push({ code, title, next })
+  }
+  const rerun = (rows: readonly ReceiptRow[]): string => {
+    const types = rows.map((row) => row.type)
+    return `re-run ${reviewsAt(types, head)}`
   }
   if (codes.has('pull-request-not-found'))
     add(
@@ -69,18 +75,21 @@ export function causes(report: Report): Cause[] {
   const humans = report.receipts.filter(
     (row) => failing(row) && row.verdict === 'NEEDS_HUMAN'
   )
-  if (report.receipts.some((row) => failing(row) && row.verdict !== 'NEEDS_HUMAN'))
+  const asked = report.receipts.filter(
+    (row) => failing(row) && row.verdict !== 'NEEDS_HUMAN'
+  )
+  if (asked.length > 0)
     add(
       'current-not-shipping',
       verdictLead(report),
-      'address the findings, then review the head again'
+      `address the findings of ${fileNames(asked)}, then ${rerun(asked)}`
     )
   const sink = problem('deferral-unreadable')
   if (sink)
     add(
       'deferral-unreadable',
-      'deferral file unreadable',
-      `${sink.message}: make it a regular file of at most 1 MiB, or set audit-deferred to false`
+      sink.message,
+      'make it a regular file of at most 1 MiB, or set audit-deferred to false'
     )
   // A cut history makes a review look stale or a type missing: a fetch is the fix, not a review.
   const staleOrMissing =
@@ -101,18 +110,21 @@ export function causes(report: Report): Cause[] {
     add(
       'stale-unresolved',
       `${plural(stale.length, 'stale receipt')} ended unresolved (${verdicts.join(', ')})`,
-      `review the head ${head} again for each stale receipt that asked for changes`
+      `${rerun(stale)} for each stale receipt that asked for changes (${fileNames(stale)})`
     )
   }
   if (report.missing.length > 0) {
     const types = report.missing.join(', ')
-    add('missing-required', `No current ${types}`, missingStep(report, types))
+    // The nearest receipt of a missing type says why it is not current (what changed since).
+    const nearest = report.receipts.find((row) => report.missing.includes(row.type ?? ''))
+    const why = nearest ? ` (${basename(nearest.path)} ${ruleReason(nearest)})` : ''
+    add('missing-required', `No current ${types}${why}`, missingStep(report))
   }
   if (humans.length > 0)
     add(
       'needs-human',
       verdictLead(report),
-      'a human must review: the reviewer asks for one'
+      `a human must review (the reviewer of ${fileNames(humans)} asks for one), then ${rerun(humans)}`
     )
   const coverage = report.coverage
   if (codes.has('coverage-unreviewed') || codes.has('coverage-unknown'))
@@ -125,22 +137,23 @@ export function causes(report: Report): Cause[] {
           ? `review the code commits no SHIP review holds (${coverage.unreviewed.map(shortSha).join(', ')}), or set coverage to report`
           : `review again so the receipt records its base (a full SHA), or set coverage to report: the base of the review holding ${coverage.unknown.map(shortSha).join(', ')} is unknown`
     )
+  const sinkPath = problem('deferred-unnamed')?.path
   if (report.deferred.hints.length > 0 || report.deferred.unnamed.length > 0)
     add(
       'deferred-unnamed',
       'deferred findings not named in the PR body',
-      'name each deferred finding in the PR body (the report lists the lines to paste)'
+      `name each deferred finding${sinkPath ? ` of ${sinkPath}` : ''} in the PR body (the report lists the lines to paste)`
     )
   return out
 }
 
 /** Why a required type has no current receipt, when the report can tell, and what to do. */
-function missingStep(report: Report, types: string): string {
+function missingStep(report: Report): string {
   const head = shortSha(report.head)
   const has = (code: string): Report['problems'][number] | undefined =>
     report.problems.find((p) => p.code === code)
-  if (report.receipts.length > 0)
-    return `review ${head} to add a current ${types} receipt`
+  const run = `run ${reviewsAt(report.missing, head)} and commit ${report.missing.length > 1 ? 'their receipts' : 'its receipt'}`
+  if (report.receipts.length > 0) return run
   if (has(SITUATIONS.headIsBase))
     return `the head ${head} is the base branch itself (nothing changed since the merge base): run on the pull request's branch, or pass --head and --base`
   const empty = has(SITUATIONS.emptyDir)
@@ -149,8 +162,26 @@ function missingStep(report: Report, types: string): string {
   const none = has(SITUATIONS.nothingSelected)
   if (none)
     return `${none.message}: commit this pull request's review receipt, or change select`
-  return `review ${head} to add a current ${types} receipt`
+  return run
 }
+
+/** The Flow-Next reviews that write these types of receipt: `impl-review at 0221255`. */
+function reviewsAt(types: readonly (string | null)[], head: string): string {
+  const skills = types.map((type) => {
+    if (type === 'completion_review') return 'spec-completion-review'
+    return type ? type.replaceAll('_', '-') : 'the review'
+  })
+  return `${[...new Set(skills)].join(', ')} at ${head}`
+}
+
+/** The receipts by file name: `impl-fn-7.1.json`, or `impl-fn-7.1.json and 2 more`. */
+function fileNames(rows: readonly ReceiptRow[]): string {
+  const more = rows.length > 1 ? ` and ${rows.length - 1} more` : ''
+  return `${basename(rows[0]?.path ?? 'the receipts')}${more}`
+}
+
+/** A row's reason without the gate's own why (`… — stale evidence: …`). */
+const ruleReason = (row: ReceiptRow): string => row.reason.split(' — ')[0] ?? row.reason
 
 /** The open introduced findings: `2 introduced findings open (1 P1)`, or null when none is. */
 function openFindings(report: Report): string | null {
@@ -217,9 +248,4 @@ export function nextStep(report: Report): string {
   if (current.length === 0)
     return `only stale approvals: review the head ${shortSha(report.head)} to approve it`
   return 'nothing failed, but nothing current approves the head'
-}
-
-/** `failure — No current impl_review; review 0221255 to add a current impl_review receipt`. */
-export function verdictLine(report: Report): string {
-  return `${report.conclusion} — ${reportTitle(report)}; ${nextStep(report)}`
 }
