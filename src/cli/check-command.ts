@@ -326,12 +326,7 @@ async function findMergeBase(
   const baseSha =
     baseFlag !== undefined
       ? await resolveCommit(repo, baseFlag)
-      : await firstCommit(
-          repo,
-          DEFAULT_BASES,
-          `no base branch found (${DEFAULT_BASES.join(', ')}): pass --base REV`,
-          debug
-        )
+      : await defaultBase(repo, debug)
   const sha = await mergeBase(repo, baseSha, await head)
   if (sha === null)
     throw new CliError(
@@ -340,19 +335,16 @@ async function findMergeBase(
   return sha
 }
 
-/** The first of `revs` the repository has; `missing` is the error when it has none. */
-async function firstCommit(
-  repo: string,
-  revs: readonly string[],
-  missing: string,
-  debug: Debug
-): Promise<string> {
-  for (const rev of revs) {
+/** The first of {@link DEFAULT_BASES} the repository has. */
+async function defaultBase(repo: string, debug: Debug): Promise<string> {
+  for (const rev of DEFAULT_BASES) {
     const sha = await resolveCommit(repo, rev).catch(gitSaysNo)
     debug(sha === null ? `base: no ${rev}` : `base: ${rev} (${sha})`)
     if (sha !== null) return sha
   }
-  throw new CliError(missing)
+  throw new CliError(
+    `no base branch found (${DEFAULT_BASES.join(', ')}): pass --base REV`
+  )
 }
 
 /** Null where git refused (an unknown revision); any other error is no answer. */
