@@ -75,16 +75,13 @@ class Undecided extends CliError {
   }
 }
 
-/** True when Flow-Next land's variables name a pull request. */
-const landVariablesSet = (env: CliIo['env']): boolean =>
-  Boolean(env.FLOW_HEAD_SHA || env.FLOW_PR_NUMBER)
-
 /**
  * `check`, which answers as land does when land's variables are set and no flag names the
  * head: gating the checkout's HEAD (the base) instead would pass what was never reviewed.
  */
 export async function checkOrLand(args: ParsedArgs, io: CliIo): Promise<number> {
-  if (args.flags.has('head') || args.flags.has('pr') || !landVariablesSet(io.env))
+  const landVariables = Boolean(io.env.FLOW_HEAD_SHA || io.env.FLOW_PR_NUMBER)
+  if (args.flags.has('head') || args.flags.has('pr') || !landVariables)
     return checkCommand(args, io)
   for (const flag of args.flags.keys())
     if (!Object.hasOwn(LAND_FLAGS, flag) || flag === 'base')
