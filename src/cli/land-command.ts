@@ -16,7 +16,6 @@ import { terminalLine } from '../util/safe-text.js'
 import {
   CliError,
   NEEDS_TOKEN,
-  formatFlag,
   prNumber,
   valueFlags,
   type CliIo,
@@ -28,9 +27,9 @@ import {
   GATE_FLAGS_USAGE,
   checkCommand,
   gateExitCode,
-  gateOptions,
   localReport,
-  printReport
+  printReport,
+  reportFlags
 } from './check-command.js'
 import { reportLine, verdictLine } from './land-line.js'
 
@@ -94,10 +93,7 @@ export async function checkOrLand(args: ParsedArgs, io: CliIo): Promise<number> 
 /** Runs the command; resolves to the exit code, stderr's last line the verdict. */
 export async function landCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   try {
-    if (args.positionals.length > 0)
-      throw new CliError(`unexpected argument ${JSON.stringify(args.positionals[0])}`)
-    const format = formatFlag(args, ['text', 'markdown', 'json'])
-    const options = gateOptions(args)
+    const { format, options } = reportFlags(args)
     const request = landRequest(args, io)
     const { report, undecided } = await judge(request, options, io)
     printReport(report, format, io)
