@@ -22,7 +22,8 @@ export interface ReceiptPlan {
   unreadable: string | null
 }
 
-const HISTORY_DIR = /\.history\//
+/** Inside a `*.history/` folder: a generation of a receipt, never a receipt itself. */
+export const HISTORY_DIR = /\.history\//
 
 /** Groups a listing into receipts, sorted by path. Listing order does not matter. */
 export function planReceipts(entries: readonly TreeEntry[]): ReceiptPlan[] {
