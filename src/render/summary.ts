@@ -165,13 +165,11 @@ function cell(value: string | null): string {
   return value === null ? '—' : mdInline(value)
 }
 
+/** How a row's currentness was reached, when the cell must say so. */
+const LABELS = { inferred: ' (inferred from history)', unverified: ' (unverified)' }
+
 function currentnessCell(row: ReceiptRow): string {
-  const label =
-    row.label === 'inferred'
-      ? ' (inferred from history)'
-      : row.label === 'unverified'
-        ? ' (unverified)'
-        : ''
+  const label = row.label === null ? '' : LABELS[row.label]
   // Reasons open with the state ("stale: …"); the cell already says it in bold.
   const reason = row.reason.replace(
     new RegExp(`^${row.currentness}( \\([^)]*\\))?: `),
