@@ -84,12 +84,11 @@ export function judgeReviewedHead(
     }
     case 'ahead': {
       const code = ancestry.changedPaths.filter((path) => !isBookkeeping(path))
-      const n = ancestry.commits
       if (code.length > 0)
         return stale(
           `${plural(code.length, 'non-bookkeeping path')} changed since the reviewed head ${at} (${someOf(code)})`
         )
-      return bookkeepingOnly(n)
+      return bookkeepingOnly(ancestry.commits)
     }
   }
 }
