@@ -2,7 +2,8 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Report, ReceiptRow, ReportFinding } from '../../src/gate/report.js'
 import { mdFence, mdInline } from '../../src/render/markdown-escape.js'
-import { renderSummary, renderTitle } from '../../src/render/summary.js'
+import { reportTitle } from '../../src/gate/outcome.js'
+import { renderSummary } from '../../src/render/summary.js'
 import { renderText } from '../../src/render/text.js'
 import MarkdownIt from 'markdown-it'
 import { reportFinding, reportOf, reportRow } from '../support/report-builders.js'
@@ -226,12 +227,12 @@ describe('summary', () => {
   })
   it('titles say the verdict and the open introduced findings', () => {
     expect(
-      renderTitle({
+      reportTitle({
         ...report(),
         deferred: { ...reportOf([]).deferred, skipped: false }
       })
     ).toBe('NEEDS_WORK — 1 introduced finding open (1 P1)')
-    expect(renderTitle({ ...report([]), verdict: '', missing: ['impl_review'] })).toMatch(
+    expect(reportTitle({ ...report([]), verdict: '', missing: ['impl_review'] })).toMatch(
       /^No current impl_review/
     )
   })

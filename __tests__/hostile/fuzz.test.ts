@@ -24,12 +24,8 @@ import { findingLevel } from '../../src/gate/annotations.js'
 import { parseOptions, type GateOptions } from '../../src/gate/options.js'
 import type { Report } from '../../src/gate/report.js'
 import { historyFileName } from '../../src/receipts/identity.js'
-import {
-  SUMMARY_LIMITS,
-  findingLine,
-  renderSummary,
-  renderTitle
-} from '../../src/render/summary.js'
+import { reportTitle } from '../../src/gate/outcome.js'
+import { SUMMARY_LIMITS, findingLine, renderSummary } from '../../src/render/summary.js'
 import { mdInline } from '../../src/render/markdown-escape.js'
 import { renderText } from '../../src/render/text.js'
 import type { Ancestry } from '../../src/gate/source.js'
@@ -102,7 +98,7 @@ async function check(run: Run): Promise<Report> {
   )
 
   // Counts agree: title, outputs, report.
-  const title = renderTitle(report)
+  const title = reportTitle(report)
   const open = introducedOpen(report).length
   expect(open).toBe(
     current.filter(

@@ -20,7 +20,8 @@ import {
 } from '../../src/receipts/findings.js'
 import { isJsonObject, readJsonBytes } from '../../src/receipts/json.js'
 import { inspectReceipt } from '../../src/receipts/receipt.js'
-import { findingLine, renderSummary, renderTitle } from '../../src/render/summary.js'
+import { reportTitle } from '../../src/gate/outcome.js'
+import { findingLine, renderSummary } from '../../src/render/summary.js'
 import { GitRepo } from '../support/git-repo.js'
 import { localServer } from '../support/local-server.js'
 import { reportFinding, reportOf, reportRow } from '../support/report-builders.js'
@@ -221,7 +222,7 @@ describe('a truncated listing is an unknown state (it used to be only a note)', 
       conclusion: 'success'
     })
     expect(report.conclusion).toBe('failure')
-    expect(renderTitle(report)).toContain('receipts folder listed incompletely')
+    expect(reportTitle(report)).toContain('receipts folder listed incompletely')
   })
 })
 

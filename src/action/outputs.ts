@@ -1,18 +1,20 @@
 /** The action's outputs (docs/contract.md#gate), computed from a report; `main.ts` sets them. */
 import { introducedOpen, type Report } from '../gate/report.js'
 
-export type Outputs = Record<
-  | 'conclusion'
-  | 'verdict'
-  | 'current'
-  | 'receipts'
-  | 'introduced-open'
-  | 'deferred-unnamed'
-  | 'check-run-id'
-  | 'check-run-url'
-  | 'report',
-  string
->
+/** Every output, in action.yml's order, as a run that gates nothing sets it. */
+const NOTHING_GATED = {
+  conclusion: 'neutral',
+  verdict: '',
+  current: '',
+  receipts: '0',
+  'introduced-open': '0',
+  'deferred-unnamed': '0',
+  'check-run-id': '',
+  'check-run-url': '',
+  report: ''
+}
+
+export type Outputs = Record<keyof typeof NOTHING_GATED, string>
 
 /** Outputs of a gated pull request. */
 export function reportOutputs(
@@ -41,14 +43,9 @@ export function emptyOutputs(
   checkRun = { checkRunId: '', checkRunUrl: '' }
 ): Outputs {
   return {
+    ...NOTHING_GATED,
     conclusion,
-    verdict: '',
-    current: '',
-    receipts: '0',
-    'introduced-open': '0',
-    'deferred-unnamed': '0',
     'check-run-id': checkRun.checkRunId,
-    'check-run-url': checkRun.checkRunUrl,
-    report: ''
+    'check-run-url': checkRun.checkRunUrl
   }
 }

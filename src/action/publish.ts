@@ -6,7 +6,7 @@ import * as core from '@actions/core'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { hintItem } from '../gate/deferred.js'
-import { nextStep } from '../gate/outcome.js'
+import { nextStep, reportTitle } from '../gate/outcome.js'
 import type { Report, ReportAnnotation } from '../gate/report.js'
 import {
   ChecksForbiddenError,
@@ -16,7 +16,7 @@ import {
 } from '../github/checks.js'
 import type { Octokit } from '../github/client.js'
 import { mdInline } from '../render/markdown-escape.js'
-import { SUMMARY_LIMITS, renderSummary, renderTitle } from '../render/summary.js'
+import { SUMMARY_LIMITS, renderSummary } from '../render/summary.js'
 import { logUntrustedLines } from './log.js'
 
 /**
@@ -75,7 +75,7 @@ export async function publishReport(
       ...checkRun,
       name: checkName,
       conclusion: report.conclusion,
-      title: renderTitle(report),
+      title: reportTitle(report),
       summary: renderSummary(report, SUMMARY_LIMITS.checkRun),
       annotations: report.annotations,
       summaryWithDropped: (dropped) => withDropped(report, dropped),
@@ -152,7 +152,7 @@ export async function writeReportFile(report: Report, runId: string): Promise<st
 export function logReport(report: Report): void {
   core.info(`Receipt Gate: ${report.conclusion} on ${report.head}`)
   logUntrustedLines([
-    renderTitle(report),
+    reportTitle(report),
     `next: ${nextStep(report)}`,
     ...report.receipts.map(
       (row) =>

@@ -126,10 +126,7 @@ const WAIT_NOTICE_MS = 1000
 
 /** Runs the command; resolves to the exit code. */
 export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  if (args.positionals.length > 0)
-    throw new CliError(`unexpected argument ${JSON.stringify(args.positionals[0])}`)
-  const format = formatFlag(args, ['text', 'markdown', 'json'])
-  const options = gateOptions(args)
+  const { format, options } = reportFlags(args)
   const body = readBody(args, io)
   const repoDir = resolve(io.cwd, args.flags.get('repo') ?? '.')
   const pr = args.flags.get('pr')
@@ -142,12 +139,11 @@ export async function checkCommand(args: ParsedArgs, io: CliIo): Promise<number>
   return gateExitCode(report)
 }
 
+/** The forms of the report on stdout (markdown is the job summary). */
+type ReportFormat = 'text' | 'markdown' | 'json'
+
 /** The report on stdout in `format`. */
-export function printReport(
-  report: Report,
-  format: 'text' | 'markdown' | 'json',
-  io: CliIo
-): void {
+export function printReport(report: Report, format: ReportFormat, io: CliIo): void {
   io.stdout(
     format === 'json'
       ? `${JSON.stringify(report, null, 2)}\n`
@@ -164,10 +160,16 @@ export function gateExitCode(report: Report): number {
     : 0
 }
 
-/** The gate's options from the command line's flags. */
-export function gateOptions(args: ParsedArgs): GateOptions {
+/** What check and land read alike: no argument, the report's format, the gate's options. */
+export function reportFlags(args: ParsedArgs): {
+  format: ReportFormat
+  options: GateOptions
+} {
+  if (args.positionals.length > 0)
+    throw new CliError(`unexpected argument ${JSON.stringify(args.positionals[0])}`)
+  const format = formatFlag<ReportFormat>(args, ['text', 'markdown', 'json'])
   try {
-    return parseOptions(Object.fromEntries(args.flags))
+    return { format, options: parseOptions(Object.fromEntries(args.flags)) }
   } catch (error) {
     if (error instanceof OptionError) throw new CliError(`--${error.message}`)
     throw error
@@ -326,12 +328,7 @@ async function findMergeBase(
   const baseSha =
     baseFlag !== undefined
       ? await resolveCommit(repo, baseFlag)
-      : await firstCommit(
-          repo,
-          DEFAULT_BASES,
-          `no base branch found (${DEFAULT_BASES.join(', ')}): pass --base REV`,
-          debug
-        )
+      : await defaultBase(repo, debug)
   const sha = await mergeBase(repo, baseSha, await head)
   if (sha === null)
     throw new CliError(
@@ -340,19 +337,16 @@ async function findMergeBase(
   return sha
 }
 
-/** The first of `revs` the repository has; `missing` is the error when it has none. */
-async function firstCommit(
-  repo: string,
-  revs: readonly string[],
-  missing: string,
-  debug: Debug
-): Promise<string> {
-  for (const rev of revs) {
+/** The first of {@link DEFAULT_BASES} the repository has. */
+async function defaultBase(repo: string, debug: Debug): Promise<string> {
+  for (const rev of DEFAULT_BASES) {
     const sha = await resolveCommit(repo, rev).catch(gitSaysNo)
     debug(sha === null ? `base: no ${rev}` : `base: ${rev} (${sha})`)
     if (sha !== null) return sha
   }
-  throw new CliError(missing)
+  throw new CliError(
+    `no base branch found (${DEFAULT_BASES.join(', ')}): pass --base REV`
+  )
 }
 
 /** Null where git refused (an unknown revision); any other error is no answer. */

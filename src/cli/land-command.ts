@@ -16,7 +16,6 @@ import { terminalLine } from '../util/safe-text.js'
 import {
   CliError,
   NEEDS_TOKEN,
-  formatFlag,
   prNumber,
   valueFlags,
   type CliIo,
@@ -28,9 +27,9 @@ import {
   GATE_FLAGS_USAGE,
   checkCommand,
   gateExitCode,
-  gateOptions,
   localReport,
-  printReport
+  printReport,
+  reportFlags
 } from './check-command.js'
 import { reportLine, verdictLine } from './land-line.js'
 
@@ -75,16 +74,13 @@ class Undecided extends CliError {
   }
 }
 
-/** True when Flow-Next land's variables name a pull request. */
-const landVariablesSet = (env: CliIo['env']): boolean =>
-  Boolean(env.FLOW_HEAD_SHA || env.FLOW_PR_NUMBER)
-
 /**
  * `check`, which answers as land does when land's variables are set and no flag names the
  * head: gating the checkout's HEAD (the base) instead would pass what was never reviewed.
  */
 export async function checkOrLand(args: ParsedArgs, io: CliIo): Promise<number> {
-  if (args.flags.has('head') || args.flags.has('pr') || !landVariablesSet(io.env))
+  const landVariables = Boolean(io.env.FLOW_HEAD_SHA || io.env.FLOW_PR_NUMBER)
+  if (args.flags.has('head') || args.flags.has('pr') || !landVariables)
     return checkCommand(args, io)
   for (const flag of args.flags.keys())
     if (!Object.hasOwn(LAND_FLAGS, flag) || flag === 'base')
@@ -97,10 +93,7 @@ export async function checkOrLand(args: ParsedArgs, io: CliIo): Promise<number> 
 /** Runs the command; resolves to the exit code, stderr's last line the verdict. */
 export async function landCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   try {
-    if (args.positionals.length > 0)
-      throw new CliError(`unexpected argument ${JSON.stringify(args.positionals[0])}`)
-    const format = formatFlag(args, ['text', 'markdown', 'json'])
-    const options = gateOptions(args)
+    const { format, options } = reportFlags(args)
     const request = landRequest(args, io)
     const { report, undecided } = await judge(request, options, io)
     printReport(report, format, io)

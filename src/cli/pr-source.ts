@@ -13,11 +13,7 @@ import type { Report } from '../gate/report.js'
 import { apiSource } from '../github/api-source.js'
 import { createClient, GitHubError, type Octokit } from '../github/client.js'
 import type { GraphqlRead } from '../github/graphql-source.js'
-import {
-  pullsSharingHead,
-  type PullRequestInfo,
-  type SharingPull
-} from '../github/pulls.js'
+import { pullsSharingHead, type SharingPull } from '../github/pulls.js'
 import { readPullRequest } from '../github/read-pull.js'
 import { timeScaleFrom } from '../action/context.js'
 import { git } from '../source/git.js'
@@ -221,7 +217,19 @@ export async function checkPullRequest(
     })
   )
   if (checkName === null) return { report, published: null }
-  const published = await postReport(target, report, pull, checkName, stderr)
+  const published = await api(target, 'post a check run on', async () =>
+    publishReport(report, {
+      octokit,
+      owner,
+      repo,
+      checkName,
+      headSha: pull.headSha,
+      externalId: `cli-${pull.headSha}`,
+      fork: pull.fork,
+      timeScale: target.timeScale,
+      log: plainLog(stderr)
+    })
+  )
   return { report, published }
 }
 
@@ -240,29 +248,6 @@ export async function sharingOn(
     (await api(target, 'read', async () =>
       pullsSharingHead(octokit, owner, repo, head, number)
     ))
-  )
-}
-
-async function postReport(
-  target: PrTarget,
-  report: Report,
-  pull: PullRequestInfo,
-  checkName: string,
-  stderr: (text: string) => void
-): Promise<Published> {
-  const { owner, repo, octokit } = target
-  return api(target, 'post a check run on', async () =>
-    publishReport(report, {
-      octokit,
-      owner,
-      repo,
-      checkName,
-      headSha: pull.headSha,
-      externalId: `cli-${pull.headSha}`,
-      fork: pull.fork,
-      timeScale: target.timeScale,
-      log: plainLog(stderr)
-    })
   )
 }
 

@@ -5,6 +5,7 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { basename } from 'node:path/posix'
+import { HISTORY_DIR } from '../gate/plan.js'
 import { selectGeneration } from '../gate/row.js'
 import { loadGenerations, type HistoryFile } from '../receipts/lineage.js'
 import { inspectReceipt, type InspectedReceipt } from '../receipts/receipt.js'
@@ -82,10 +83,7 @@ function receiptFiles(path: string, io: CliIo): string[] {
     .filter(
       (name) =>
         name.endsWith('.json') &&
-        !name
-          .split('/')
-          .slice(0, -1)
-          .some((part) => part.endsWith('.history')) &&
+        !HISTORY_DIR.test(name) &&
         !statSync(join(full, name)).isDirectory()
     )
     .sort()

@@ -96,7 +96,7 @@ function bodyBulletTails(line: string): string[] {
 }
 
 /** A PR body the audit reads: the judged PR's (`pull` null) or another open PR's on its head. */
-export interface AuditedBody {
+interface AuditedBody {
   pull: number | null
   body: string
 }

@@ -6,7 +6,7 @@
 import type { ChangedFile, ChangedFiles } from './source.js'
 
 /** One run of removed and added lines: the base lines it removed, the head line it sits at. */
-export interface Change {
+interface Change {
   removedFrom: number
   removedTo: number
   /** The head line of the change: its first added line, or (a pure deletion) the line after it. */

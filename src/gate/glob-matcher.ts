@@ -4,6 +4,9 @@ import picomatch from 'picomatch'
 /** Is this path bookkeeping? Built once from the `bookkeeping-paths` globs. */
 export type BookkeepingMatcher = (path: string) => boolean
 
+/** A glob that excludes: `!` not followed by `(` (`!(src)/**` is picomatch's negated extglob). */
+export const isExclusion = (glob: string): boolean => /^!(?!\()/.test(glob)
+
 /**
  * A list of picomatch globs (dot files included) where a leading `!` excludes: a path
  * matches when some positive glob takes it and no `!` glob does. (picomatch's own `!`
@@ -13,10 +16,8 @@ export type BookkeepingMatcher = (path: string) => boolean
  * reading a path as code is the side that cannot let unreviewed code through.
  */
 export function globMatcher(globs: readonly string[]): BookkeepingMatcher {
-  // `!(src)/**` is picomatch's negated extglob: only a `!` not followed by `(` excludes.
-  const excluding = (glob: string): boolean => /^!(?!\()/.test(glob)
-  const include = globs.filter((glob) => !excluding(glob))
-  const exclude = globs.filter(excluding).map((glob) => glob.slice(1))
+  const include = globs.filter((glob) => !isExclusion(glob))
+  const exclude = globs.filter(isExclusion).map((glob) => glob.slice(1))
   const yes = include.length > 0 ? picomatch(include, { dot: true }) : () => false
   const no =
     exclude.length > 0 ? picomatch(exclude, { dot: true, nocase: true }) : () => false

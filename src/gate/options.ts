@@ -95,7 +95,7 @@ function oneOf<T extends string>(
  * The allowed word `typed` is most likely a typo of (at most two edits — a letter added,
  * dropped, changed, or two swapped — and fewer than half its letters), or null.
  */
-export function closest(typed: string, allowed: readonly string[]): string | null {
+function closest(typed: string, allowed: readonly string[]): string | null {
   const word = typed.toLowerCase()
   let best: { name: string; distance: number } | null = null
   for (const name of allowed) {

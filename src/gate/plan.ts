@@ -8,7 +8,7 @@
 import type { Selection } from './options.js'
 import { plural } from '../util/plural.js'
 import { shortSha } from '../util/short-sha.js'
-import { globMatcher } from './glob-matcher.js'
+import { globMatcher, isExclusion } from './glob-matcher.js'
 import type { ReceiptSource, TreeEntry } from './source.js'
 
 const CAPS = { fileBytes: 2 * 1024 * 1024, receipts: 500, totalBytes: 64 * 1024 * 1024 }
@@ -22,7 +22,8 @@ export interface ReceiptPlan {
   unreadable: string | null
 }
 
-const HISTORY_DIR = /\.history\//
+/** Inside a `*.history/` folder: a generation of a receipt, never a receipt itself. */
+export const HISTORY_DIR = /\.history\//
 
 /** Groups a listing into receipts, sorted by path. Listing order does not matter. */
 export function planReceipts(entries: readonly TreeEntry[]): ReceiptPlan[] {
@@ -109,8 +110,8 @@ export function selectPlans(
     const match = globMatcher(select.globs)
     chosen = plans.filter((plan) => match(plan.path))
     for (const glob of select.globs) {
-      // An exclusion selects nothing by itself (`!(…)` is an extglob, not one).
-      if (glob.startsWith('!') && !glob.startsWith('!(')) continue
+      // An exclusion selects nothing by itself.
+      if (isExclusion(glob)) continue
       const one = globMatcher([glob])
       if (!plans.some((plan) => one(plan.path)))
         notes.push(`select: ${JSON.stringify(glob)} matched no receipt`)

@@ -5,6 +5,7 @@
  * equality alone would fail every real pull request; this follows flow-next's own
  * green-gate precedent (`.flow/**` except `.flow/bin/**` and `.flow/config.json`).
  */
+import { clip } from '../receipts/text.js'
 import { plural } from '../util/plural.js'
 import { shortSha } from '../util/short-sha.js'
 import type { BookkeepingMatcher } from './glob-matcher.js'
@@ -38,9 +39,7 @@ export function isFullId(id: string | null, head: string): id is string {
 
 /** Why a reviewed SHA that is not a full object id is stale. */
 export function notFullIdJudgement(reviewed: string): HeadJudgement {
-  const shown = JSON.stringify(
-    reviewed.length > 48 ? `${reviewed.slice(0, 47)}…` : reviewed
-  )
+  const shown = JSON.stringify(clip(reviewed, 48))
   const what = /^[0-9a-f]+$/i.test(reviewed)
     ? 'is abbreviated, not a full'
     : 'is not a full'
@@ -85,12 +84,11 @@ export function judgeReviewedHead(
     }
     case 'ahead': {
       const code = ancestry.changedPaths.filter((path) => !isBookkeeping(path))
-      const n = ancestry.commits
       if (code.length > 0)
         return stale(
           `${plural(code.length, 'non-bookkeeping path')} changed since the reviewed head ${at} (${someOf(code)})`
         )
-      return bookkeepingOnly(n)
+      return bookkeepingOnly(ancestry.commits)
     }
   }
 }

@@ -8,7 +8,7 @@
  * left to the source's file lists.
  */
 import picomatch from 'picomatch'
-import type { BookkeepingMatcher } from './glob-matcher.js'
+import { isExclusion, type BookkeepingMatcher } from './glob-matcher.js'
 
 /** A tree entry as far as the source read it: a folder's entries where it read them. */
 export interface TreeNode {
@@ -134,6 +134,3 @@ function literalBase(glob: string): string {
 
 // picomatch's base keeps escapes (`a\*b`): such a base is not a plain folder name.
 const isLiteral = (base: string): boolean => !/[\\*?[\]{}()!+@]/.test(base)
-
-/** A leading `!` not followed by `(` excludes (as the matcher reads the globs). */
-const isExclusion = (glob: string): boolean => /^!(?!\()/.test(glob)

@@ -25,7 +25,7 @@ export interface ReadableReceipt {
 }
 
 /** A receipt that could not be read, or failed the guard: the gate's unknown state. */
-export interface UnreadableReceipt {
+interface UnreadableReceipt {
   readable: false
   path: string
   reason: string

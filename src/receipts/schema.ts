@@ -191,7 +191,6 @@ export const EnvelopeSchema = z.object({
   verdict: z.enum(VERDICTS).describe('The review verdict.')
 })
 
-export type Verdict = (typeof VERDICTS)[number]
 export type FindingItem = z.infer<typeof FindingItemSchema>
 export type FindingsContainer = z.infer<typeof FindingsContainerSchema>
 export type Criterion = z.infer<typeof CriterionSchema>

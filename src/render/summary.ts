@@ -31,14 +31,6 @@ const ICON: Record<Conclusion, string> = {
   action_required: '🟠'
 }
 
-/**
- * One line: what made the conclusion, e.g. `NEEDS_WORK — 2 introduced findings open (1 P1)`
- * or `40 stale receipts ended unresolved (NEEDS_WORK)`; a passing run names its verdict.
- */
-export function renderTitle(report: Report): string {
-  return reportTitle(report)
-}
-
 /** The deferred audit's line when it was skipped: its note says why, once. */
 export function auditSkipped(notes: readonly string[]): string {
   return `skipped (${notes.join('; ')})`
@@ -129,7 +121,7 @@ function headerBlocks(report: Report): Block[] {
   const lines = [
     `## ${ICON[report.conclusion]} Review receipts: ${report.conclusion}`,
     '',
-    `**${mdInline(renderTitle(report))}**`,
+    `**${mdInline(reportTitle(report))}**`,
     '',
     `**Next:** ${mdInline(nextStep(report))}`,
     '',
@@ -173,13 +165,11 @@ function cell(value: string | null): string {
   return value === null ? '—' : mdInline(value)
 }
 
+/** How a row's currentness was reached, when the cell must say so. */
+const LABELS = { inferred: ' (inferred from history)', unverified: ' (unverified)' }
+
 function currentnessCell(row: ReceiptRow): string {
-  const label =
-    row.label === 'inferred'
-      ? ' (inferred from history)'
-      : row.label === 'unverified'
-        ? ' (unverified)'
-        : ''
+  const label = row.label === null ? '' : LABELS[row.label]
   // Reasons open with the state ("stale: …"); the cell already says it in bold.
   const reason = row.reason.replace(
     new RegExp(`^${row.currentness}( \\([^)]*\\))?: `),

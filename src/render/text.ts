@@ -9,12 +9,12 @@ import { styleText } from 'node:util'
 import type { Conclusion } from '../gate/gate.js'
 import { hintItem } from '../gate/deferred.js'
 import type { Report, ReportFinding } from '../gate/report.js'
-import { nextStep } from '../gate/outcome.js'
+import { nextStep, reportTitle } from '../gate/outcome.js'
 import { displayWidth, graphemes, graphemeWidth } from '../util/cells.js'
 import { plural } from '../util/plural.js'
 import { shortSha } from '../util/short-sha.js'
 import { terminalLine } from '../util/safe-text.js'
-import { anchorText, auditSkipped, drawsLabel, renderTitle } from './summary.js'
+import { anchorText, auditSkipped, drawsLabel } from './summary.js'
 
 /** The width used when the output is not a terminal (a pipe, a file, a CI log). */
 const DEFAULT_WIDTH = 100
@@ -63,7 +63,7 @@ export function renderText(
   const { conclusion, head } = report
   entry(
     0,
-    `— ${renderTitle(report)} (${glue('head', shortSha(head))})`,
+    `— ${reportTitle(report)} (${glue('head', shortSha(head))})`,
     2,
     `${MARK[conclusion][0]} ${conclusion}`,
     MARK[conclusion][1]
