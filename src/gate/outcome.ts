@@ -8,6 +8,7 @@
 import { basename } from 'node:path/posix'
 import { introducedOpen, type ReceiptRow, type Report } from './report.js'
 import { plural } from '../util/plural.js'
+import { truncateTo } from '../util/truncate.js'
 import { shortSha } from '../util/short-sha.js'
 
 /** One reason the run did not pass, with the first thing to do about it. */
@@ -221,13 +222,20 @@ export function reportTitle(report: Report): string {
       ? 'no review required'
       : 'No review receipts selected'
     : verdictLead(report)
-  // Open findings are said after the causes (never as one, when the verdict ships).
+  const line = [...(exempt ? [exempt] : []), ...(found.length > 0 ? found : [passing])]
+  const title = cut(line.join(' — '), TITLE_LIMIT)
+  // Open findings are said after the causes (never as one, when the verdict ships), and
+  // however long the causes run: the cut falls on them.
   const open = openFindings(report)
-  const context =
-    open !== null && !found.some((title) => title.includes(open)) ? [open] : []
-  const line = found.length > 0 ? [...found, ...context] : [passing]
-  return [...(exempt ? [exempt] : []), ...line].join(' — ').slice(0, 250)
+  if (open === null || found.length === 0 || title.includes(open)) return title
+  const tail = ` — ${open}`
+  return `${cut(line.join(' — '), TITLE_LIMIT - tail.length)}${tail}`
 }
+
+/** A check run's title holds 255 characters; the report keeps to 250. */
+const TITLE_LIMIT = 250
+const cut = (text: string, max: number): string =>
+  truncateTo(text, max, (part) => part.length, '…')
 
 /** The first thing to do, by what made the conclusion (a passing run says so too). */
 export function nextStep(report: Report): string {
