@@ -714,6 +714,65 @@ describe('requests (SPEC §9)', () => {
     expect(f.fake.countByOperation()).toMatchObject({ graphql: 1, 'pulls/list-files': 3 })
   })
 
+  it('a files list of three pages: the pages after the first are asked for at once', async () => {
+    const f = await fixture((reviewed, base) => ({
+      ...Object.fromEntries(
+        Array.from({ length: 230 }, (_, i) => [
+          `.flow/a/${String(i).padStart(3, '0')}.json`,
+          '{}\n'
+        ])
+      ),
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+        item: () => ({ severity: 'P2' })
+      })
+    }))
+    f.fake.faults.add({ kind: 'latency', ms: 100, route: '*', times: Infinity })
+    try {
+      const result = await run(f)
+      expect(result.outputs.conclusion).toBe('success')
+      const pages = result.requests.filter((r) => r.operationId === 'pulls/list-files')
+      expect(
+        pages.map((r) => new URL(r.path, 'http://x').searchParams.get('page'))
+      ).toEqual(['1', '2', '3'])
+      // The PR's count (3 pages) is known once the PR is read: pages 2 and 3 are one round.
+      const [, second, third] = pages
+      expect(third!.receivedMs).toBeLessThan(second!.receivedMs + second!.durationMs)
+    } finally {
+      f.fake.faults.clear()
+    }
+  })
+
+  it('a file count short of the list (a hostile or stale answer) cannot cut it: a full last page reads on', async () => {
+    const f = await fixture((reviewed, base) => ({
+      ...Object.fromEntries(
+        Array.from({ length: 230 }, (_, i) => [
+          `.flow/a/${String(i).padStart(3, '0')}.json`,
+          '{}\n'
+        ])
+      ),
+      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+        item: () => ({ severity: 'P2' })
+      })
+    }))
+    // The PR read says 10 files: one page, were the count believed.
+    f.fake.tweak('graphql', (body: unknown) => {
+      const pull = (
+        body as { data?: { repository?: { pullRequest?: { changedFiles?: number } } } }
+      ).data?.repository?.pullRequest
+      if (pull?.changedFiles !== undefined) pull.changedFiles = 10
+      return body
+    })
+    try {
+      const result = await run(f)
+      // The receipt on the third page is selected and gates: nothing required goes missing.
+      expect(result.outputs.conclusion).toBe('success')
+      expect(result.outputs.receipts).toBe('1')
+      expect(f.fake.countByOperation()).toMatchObject({ 'pulls/list-files': 3 })
+    } finally {
+      f.fake.tweak('graphql', undefined)
+    }
+  })
+
   it('an unbound receipt committed together with code is stale through the API too', async () => {
     const f = await fixture(() => ({
       [`${DIR}/impl-fn-7.1.json`]: JSON.stringify({

@@ -1,8 +1,8 @@
 /**
  * The token goes to the configured API's origin only. A `link: <http://elsewhere/…>;
- * rel="next"` header on the PR's files or commits list used to be followed with the
- * token; now the request is refused, with an error that names it, and nothing reaches
- * the other origin. The bundled action and `check --pr`, each against the local GitHub
+ * rel="next"` header on the PR's commits list is refused, with an error that names it,
+ * and nothing reaches the other origin; the files list is read by page number and never
+ * follows one. The bundled action and `check --pr`, each against the local GitHub
  * API behind a raw server that adds the header.
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
@@ -47,11 +47,6 @@ const proxy = localServer((req, res) => {
   req.pipe(forward)
 })
 
-const LISTS = [
-  ['files', '/repos/acme/widgets/pulls/1/files'],
-  ['commits', '/repos/acme/widgets/pulls/1/commits']
-] as const
-
 /** A PR with one current SHIP receipt: without the foreign link, it passes. */
 async function passingPr() {
   const f = await fixture((r, b) => ({ [`${DIR}/impl-fn-7.1.json`]: receiptWith(r, b) }))
@@ -76,14 +71,18 @@ const checkPr = async (cwd: string) =>
     }
   })
 
-// A refused files list fails the run; a refused commits list leaves coverage unknown,
-// which `coverage: require` fails (`report` notes it). The action and `check --pr` read
-// the files list through REST, the PR's commits through GraphQL, and through REST only
-// where GraphQL fails (as here for the commits list).
+// A refused commits list leaves coverage unknown, which `coverage: require` fails. The
+// action and `check --pr` read the PR's commits through GraphQL, and through REST only
+// where GraphQL fails (as here).
+const refuseGraphql = (f: Awaited<ReturnType<typeof passingPr>>): void => {
+  f.fake.faults.add({ kind: 'status', route: 'graphql', status: 502, times: Infinity })
+}
+
 describe('a next page on another origin is never asked for', () => {
-  it.each(LISTS.slice(0, 1))('the action: the %s list', async (_name, path) => {
+  it('the action: the commits list', async () => {
     const f = await passingPr()
-    linked = path
+    linked = '/repos/acme/widgets/pulls/1/commits'
+    refuseGraphql(f)
     const run = await runOnPr(f, {
       token: TOKEN,
       inputs: { coverage: 'require' },
@@ -92,23 +91,39 @@ describe('a next page on another origin is never asked for', () => {
     expect(reached).toEqual([])
     expect(run.exitCode).toBe(1)
     const report = run.outputs.report ? readFileSync(run.outputs.report, 'utf8') : ''
-    expect(`${run.stdout}\n${report}`).toMatch(refusal(path))
+    expect(`${run.stdout}\n${report}`).toMatch(refusal(linked))
   })
 
-  it.each(LISTS)('check --pr: the %s list', async (name, path) => {
+  it('check --pr: the commits list', async () => {
     const f = await passingPr()
-    linked = path
-    if (name === 'commits')
-      f.fake.faults.add({
-        kind: 'status',
-        route: 'graphql',
-        status: 502,
-        times: Infinity
-      })
+    linked = '/repos/acme/widgets/pulls/1/commits'
+    refuseGraphql(f)
     const run = await checkPr(f.emptyWorkspace)
     expect(reached).toEqual([])
     expect(run.code).not.toBe(0)
-    expect(`${run.stdout}\n${run.stderr}`).toMatch(refusal(path))
+    expect(`${run.stdout}\n${run.stderr}`).toMatch(refusal(linked))
+  })
+
+  // The files list is asked for by page number on the API's origin (the PR's file count
+  // says how many pages): a link header is never followed, so the PR passes.
+  it.each(['the action', 'check --pr'])('%s: the files list', async (via) => {
+    const f = await passingPr()
+    linked = '/repos/acme/widgets/pulls/1/files'
+    const code =
+      via === 'check --pr'
+        ? (await checkPr(f.emptyWorkspace)).code
+        : (
+            await runOnPr(f, {
+              token: TOKEN,
+              inputs: { coverage: 'require' },
+              env: {
+                GITHUB_API_URL: proxy.url(),
+                GITHUB_GRAPHQL_URL: `${proxy.url()}/graphql`
+              }
+            })
+          ).exitCode
+    expect(reached).toEqual([])
+    expect(code).toBe(0)
   })
 
   it('passes the same PR when no link leaves the API', async () => {

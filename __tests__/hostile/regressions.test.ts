@@ -420,8 +420,8 @@ describe('REST answers that are not what GitHub documents (any answer may be hos
       "GET /repos/{owner}/{repo}/compare/{basehead}: GitHub's answer is malformed: Invalid input: expected object, received null"
     )
     await expect(source.changedFiles()).rejects.toThrow(
-      // A list is read page by page (octokit.paginate): each page named by its URL.
-      malformed(`GET ${server.url()}/repos/a/b/pulls/1/files?per_page=100`, '1.filename')
+      // The files list is read by page number: its pages are named by their route.
+      malformed('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', '1.filename')
     )
   })
 

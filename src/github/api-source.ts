@@ -31,6 +31,8 @@ import {
 
 /** GitHub caps the PR files list at 3,000. */
 const PR_FILES_CAP = 3000
+/** Files a page of the PR's list holds at most. */
+const FILES_PAGE = 100
 const BLOB_CONCURRENCY = 8
 
 export interface ApiSourceOptions extends PrCommitsOptions {
@@ -182,17 +184,19 @@ async function readFilesList(
   listsAtHead: () => Promise<PrLists>
 ): Promise<FilesList> {
   const { octokit, owner, repo } = options
-  const pages = octokit.paginate
-    .iterator(octokit.rest.pulls.listFiles, {
-      owner,
-      repo,
-      pull_number: options.pullNumber,
-      per_page: 100
-    })
-    [Symbol.asyncIterator]()
+  const page = async (n: number): Promise<PrFiles> =>
+    (
+      await octokit.rest.pulls.listFiles({
+        owner,
+        repo,
+        pull_number: options.pullNumber,
+        per_page: FILES_PAGE,
+        page: n
+      })
+    ).data
   // The first page is asked for beside the PR read, whose file count decides whether
   // the list is used at all (one page is the cost of that guess on a PR over the cap).
-  const first = pages.next()
+  const first = page(1)
   first.catch(() => undefined) // awaited below, unless the count says otherwise
   const changedFiles = await options.changedFiles
   if (await headMoved(options)) return (await listsAtHead()).files
@@ -204,8 +208,19 @@ async function readFilesList(
   }
   const files: PrFiles = []
   try {
-    for (let page = await first; !page.done; page = await pages.next())
-      files.push(...page.value.data)
+    // The count tells how many pages there are: they are asked for at once (a page after
+    // another would be a round trip each), and a full last page reads on, so a count that
+    // is short of the list cannot cut it.
+    const counted = Math.max(1, Math.ceil(changedFiles / FILES_PAGE))
+    const rest = Array.from({ length: counted - 1 }, async (_, i) => page(i + 2))
+    const lists = await Promise.all([first, ...rest])
+    for (const listed of lists) files.push(...listed)
+    let last = lists.at(-1)?.length ?? 0
+    for (let n = counted + 1; last >= FILES_PAGE && n <= PR_FILES_CAP / FILES_PAGE; n++) {
+      const listed = await page(n)
+      files.push(...listed)
+      last = listed.length
+    }
   } catch (error) {
     // Too large to read is too large to list, as past GitHub's cap: unknown, with why.
     if (!isTooLarge(error)) throw error
