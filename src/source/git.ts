@@ -65,20 +65,32 @@ export async function git(
   args: readonly string[],
   okCodes: readonly number[] = [0]
 ): Promise<{ code: number; stdout: string }> {
+  const { code, stdout } = await gitBytes(repo, args, okCodes)
+  return { code, stdout: stdout.toString('utf8') }
+}
+
+/** {@link git} with `input` on git's stdin, its stdout as bytes. */
+async function gitBytes(
+  repo: string,
+  args: readonly string[],
+  okCodes: readonly number[],
+  input = ''
+): Promise<{ code: number; stdout: Buffer }> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       'git',
       ['-C', repo, '-c', 'core.quotepath=off', '--literal-pathspecs', ...args],
-      { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, env: GIT_ENV },
+      { encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, env: GIT_ENV },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
+        const why = firstLine(stderr.toString('utf8')) || error?.message
         if (okCodes.includes(code)) resolve({ code, stdout })
-        else
-          reject(
-            new GitError(firstLine(stderr) || (error?.message ?? `git ${args[0]} failed`))
-          )
+        else reject(new GitError(why ?? `git ${args[0]} failed`))
       }
     )
+    // Git may exit before it reads its input (a failure of its own, reported above).
+    child.stdin?.on('error', () => undefined)
+    child.stdin?.end(input)
   })
 }
 
@@ -183,18 +195,9 @@ async function readBlobs(
   names: readonly string[]
 ): Promise<Array<Buffer | null>> {
   if (names.length === 0) return []
-  const child = spawn('git', ['-C', repo, 'cat-file', '--batch'], { env: GIT_ENV })
-  const chunks: Buffer[] = []
-  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
-  child.stdin.on('error', () => undefined)
   // The protocol is one name per line: a name with a line break could name another object.
-  child.stdin.end(names.map((name) => `${/[\n\r]/.test(name) ? '-' : name}\n`).join(''))
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', (error) => reject(new GitError(`cannot run git: ${error.message}`)))
-    child.on('close', resolve)
-  })
-  if (code !== 0) throw new GitError(`git cat-file exited with ${code ?? 'a signal'}`)
-  const out = Buffer.concat(chunks)
+  const input = names.map((name) => `${/[\n\r]/.test(name) ? '-' : name}\n`).join('')
+  const { stdout: out } = await gitBytes(repo, ['cat-file', '--batch'], [0], input)
   let at = 0
   return names.map(() => {
     const eol = out.indexOf(0x0a, at)
