@@ -453,7 +453,6 @@ function isTreeOf(entries: TreeEntries['entries'], oid: string): boolean {
   const key = (e: TreeEntries['entries'][number]): Buffer =>
     Buffer.from(e.type === 'tree' ? `${e.name}/` : e.name)
   const sorted = [...entries].sort((a, b) => Buffer.compare(key(a), key(b)))
-  const wide = oid.length === 64
   const body = Buffer.concat(
     sorted.map((e) =>
       Buffer.concat([
@@ -462,11 +461,7 @@ function isTreeOf(entries: TreeEntries['entries'], oid: string): boolean {
       ])
     )
   )
-  const id = createHash(wide ? 'sha256' : 'sha1')
-    .update(`tree ${body.length}\0`)
-    .update(body)
-    .digest('hex')
-  return id === oid.toLowerCase()
+  return isObject(oid, 'tree', body)
 }
 
 /** Reads the PR (and, with a head, the receipts) in one query. */
@@ -740,17 +735,21 @@ function newestOf(history: unknown): ReceiptCommit | null {
 
 /**
  * A blob's bytes from its text, only when they are exactly the blob: GitHub gives text
- * (invalid UTF-8 replaced), so the text's UTF-8 bytes must hash to the blob's id (git's
- * object id of a blob: the hash of `blob <length>\0<bytes>`).
+ * (invalid UTF-8 replaced), so the text's UTF-8 bytes must hash to the blob's id.
  */
 function exactBytes(oid: string, blob: BlobFacts): Uint8Array | null {
   if (blob.isBinary !== false || blob.isTruncated || blob.text === null) return null
   const bytes = Buffer.from(blob.text, 'utf8')
+  return isObject(oid, 'blob', bytes) ? bytes : null
+}
+
+/** Whether `body` is object `oid`: git's id hashes `<type> <length>\0<body>`. */
+function isObject(oid: string, type: 'blob' | 'tree', body: Buffer): boolean {
   const id = createHash(oid.length === 64 ? 'sha256' : 'sha1')
-    .update(`blob ${bytes.length}\0`)
-    .update(bytes)
+    .update(`${type} ${body.length}\0`)
+    .update(body)
     .digest('hex')
-  return id === oid.toLowerCase() ? bytes : null
+  return id === oid.toLowerCase()
 }
 
 /**
