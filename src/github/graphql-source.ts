@@ -74,11 +74,15 @@ const Blob = z.object({
 })
 type BlobFacts = z.infer<typeof Blob>
 
-interface GqlEntry {
-  name: string
-  type: string
-  mode: number
-  oid: string
+/** A tree entry as GraphQL lists it (`TREE_ENTRIES`). */
+const EntryFields = z.object({
+  name: z.string().min(1),
+  type: z.string().min(1),
+  mode: z.number(),
+  oid: z.string().min(1)
+})
+
+type GqlEntry = z.infer<typeof EntryFields> & {
   blob: BlobFacts | null
   /** The entries of a tree the query reached; null for one it did not. */
   entries: GqlEntry[] | null
@@ -86,19 +90,13 @@ interface GqlEntry {
 
 const Tree = z.object({ entries: z.array(z.unknown()) })
 
-const Entry: z.ZodType<GqlEntry> = z
-  .object({
-    name: z.string().min(1),
-    type: z.string().min(1),
-    mode: z.number(),
-    oid: z.string().min(1),
-    object: z.unknown().optional()
-  })
-  .transform(({ object, ...entry }) => ({
-    ...entry,
-    blob: Blob.safeParse(object).data ?? null,
-    entries: entriesOf(object)
-  }))
+const Entry: z.ZodType<GqlEntry> = EntryFields.extend({
+  object: z.unknown().optional()
+}).transform(({ object, ...entry }) => ({
+  ...entry,
+  blob: Blob.safeParse(object).data ?? null,
+  entries: entriesOf(object)
+}))
 
 /**
  * A tree's entries, an odd one left out (it costs only itself); null: not a tree (the
@@ -408,14 +406,7 @@ async function graphOf(
 
 const TreeEntries = z.object({
   oid: z.string().optional(),
-  entries: z.array(
-    z.object({
-      name: z.string().min(1),
-      type: z.string().min(1),
-      mode: z.number().int().nonnegative(),
-      oid: z.string().min(1)
-    })
-  )
+  entries: z.array(EntryFields.extend({ mode: z.number().int().nonnegative() }))
 })
 type TreeEntries = z.infer<typeof TreeEntries>
 const Folder = z.object({ object: TreeEntries })
