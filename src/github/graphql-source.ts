@@ -200,6 +200,13 @@ const BLOB = 'byteSize isBinary isTruncated text'
 /** A listing's blobs: their sizes, no text. */
 const BLOB_SIZE = 'byteSize'
 const TREE_ENTRIES = 'entries { name type mode oid }'
+
+/** A query of `repository`, its variables after `$owner` and `$name`. */
+const query = (name: string, vars: readonly string[], repository: string): string =>
+  `query ${name}(${['$owner: String!', '$name: String!', ...vars].join(', ')}) {
+  repository(owner: $owner, name: $name) { ${repository} }
+}`
+
 /**
  * The PR's commit graph for review coverage, a page of 100 at a time, each commit with its
  * root tree and its `roots` top folders' entries (`$root0` …): two trees tell code from
@@ -216,15 +223,12 @@ function commitsSelection(after: string, roots: number): string {
 }
 const rootVariables = (roots: number): string[] =>
   Array.from({ length: roots }, (_, i) => `$root${i}: String!`)
-const commitsPageQuery = (roots: number): string => `query receiptGateCommits(${[
-  '$owner: String!',
-  '$name: String!',
-  '$number: Int!',
-  '$after: String!',
-  ...rootVariables(roots)
-].join(', ')}) {
-  repository(owner: $owner, name: $name) { pullRequest(number: $number) { ${commitsSelection(', after: $after', roots)} } }
-}`
+const commitsPageQuery = (roots: number): string =>
+  query(
+    'receiptGateCommits',
+    ['$number: Int!', '$after: String!', ...rootVariables(roots)],
+    `pullRequest(number: $number) { ${commitsSelection(', after: $after', roots)} }`
+  )
 /**
  * Pages of the PR's commits read at most (3,000 commits, one request a page after the
  * first): past them the REST list answers, which says the PR has more than GitHub lists.
@@ -258,30 +262,27 @@ function mainQuery(
   listing = false
 ): string {
   const vars = [
-    '$owner: String!',
-    '$name: String!',
     '$number: Int!',
     ...rootVariables(roots),
     ...(withHead ? ['$folder: String!', '$head: GitObjectID!'] : []),
     ...(withSink ? ['$sink: String!'] : [])
   ]
   const sink = `sink: file(path: $sink) { name type mode oid object { ... on Blob { ${BLOB} } } }`
-  return `query receiptGate(${vars.join(', ')}) {
-  repository(owner: $owner, name: $name) {
+  return query(
+    'receiptGate',
+    vars,
+    `
     pullRequest(number: $number) {
       number body headRefOid baseRefOid headRefName isCrossRepository changedFiles
       author { __typename login } labels(first: 100) { totalCount nodes { name } }
       ${commitsSelection('', roots)}
     }
     ${withHead ? (listing ? FOLDER_LISTING : FOLDER) : ''}
-    ${withHead ? `head: object(oid: $head) { ... on Commit { ${withSink ? sink : ''} ${ASSOCIATED} } }` : ''}
-  }
-}`
+    ${withHead ? `head: object(oid: $head) { ... on Commit { ${withSink ? sink : ''} ${ASSOCIATED} } }` : ''}`
+  )
 }
 
-const FOLDER_QUERY = `query receiptGateFolder($owner: String!, $name: String!, $folder: String!) {
-  repository(owner: $owner, name: $name) { ${FOLDER} }
-}`
+const FOLDER_QUERY = query('receiptGateFolder', ['$folder: String!'], FOLDER)
 
 /** `history(first: 1, path:)` per receipt, aliased, all in one query. */
 function historyQuery(count: number): string {
@@ -291,11 +292,11 @@ function historyQuery(count: number): string {
     (_, i) =>
       `h${i}: history(first: 1, path: $p${i}) { nodes { oid parents(first: 1) { nodes { oid } } } }`
   )
-  return `query receiptGateHistory($owner: String!, $name: String!, $head: GitObjectID!, ${vars.join(', ')}) {
-  repository(owner: $owner, name: $name) {
-    object(oid: $head) { ... on Commit { ${aliases.join('\n')} } }
-  }
-}`
+  return query(
+    'receiptGateHistory',
+    ['$head: GitObjectID!', ...vars],
+    `object(oid: $head) { ... on Commit { ${aliases.join('\n')} } }`
+  )
 }
 
 /** Blob texts by id, aliased, in one query. */
@@ -305,9 +306,7 @@ function textsQuery(count: number): string {
     { length: count },
     (_, i) => `b${i}: object(oid: $o${i}) { ... on Blob { ${BLOB} } }`
   )
-  return `query receiptGateTexts($owner: String!, $name: String!, ${vars.join(', ')}) {
-  repository(owner: $owner, name: $name) { ${aliases.join('\n')} }
-}`
+  return query('receiptGateTexts', vars, aliases.join('\n'))
 }
 
 /** Ids in batches of at most `budget` bytes each (a larger blob alone). */
