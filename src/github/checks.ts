@@ -10,10 +10,10 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Conclusion } from '../gate/gate.js'
 import type { ReportAnnotation } from '../gate/report.js'
 import {
-  GitHubError,
   MAX_RETRIES,
   attemptTimeoutMs,
   backoff,
+  statusOf,
   transient,
   type Octokit
 } from './client.js'
@@ -76,7 +76,7 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (error) {
-    if (status(error) === 403 && !/rate limit/i.test((error as Error).message))
+    if (statusOf(error) === 403 && !/rate limit/i.test((error as Error).message))
       throw new ChecksForbiddenError((error as Error).message)
     throw error
   }
@@ -99,10 +99,6 @@ async function update(
   )
 }
 
-/** The HTTP status of a failed request; undefined when no answer came; null: not one. */
-const status = (error: unknown): number | undefined | null =>
-  error instanceof GitHubError ? error.status : null
-
 interface Write<T> {
   send: () => Promise<T>
   /** The write's effect, where it landed (null: not found). */
@@ -123,7 +119,7 @@ async function writeOnce<T>(input: CheckRunInput, write: Write<T>): Promise<T> {
     try {
       return await write.send()
     } catch (error) {
-      const code = status(error)
+      const code = statusOf(error)
       if (code === 422 && write.refused) return write.refused(error as Error)
       if (code === null || !transient(code) || attempt >= MAX_RETRIES) throw error
       if (write.what)

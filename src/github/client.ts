@@ -265,6 +265,10 @@ function describe(error: unknown): { status: number | undefined; message: string
   return { status, message: message + note }
 }
 
+/** The HTTP status of a failed request; undefined when no answer came; null: not one. */
+export const statusOf = (error: unknown): number | undefined | null =>
+  error instanceof GitHubError ? error.status : null
+
 /** No answer (network error, timeout) or a 5xx: the same request may yet succeed. */
 export const transient = (status: number | undefined): boolean =>
   status === undefined || status >= 500

@@ -17,7 +17,7 @@ import {
   type TreeEntry
 } from '../gate/source.js'
 import { isBug } from '../util/errors.js'
-import { GitHubError, type Octokit } from './client.js'
+import { statusOf, type Octokit } from './client.js'
 import { graphOfHead, prCommitMethods, type CommitGraph } from './pr-commits.js'
 import { sharingOnly, type PullRequestInfo, type SharingPull } from './pulls.js'
 import { isFullId } from '../gate/review-head.js'
@@ -332,11 +332,6 @@ function byBudget(
   return batches
 }
 
-/** A failure without an answer (a network error, the attempt's deadline). */
-function noAnswer(error: unknown): boolean {
-  return error instanceof GitHubError && error.status === undefined
-}
-
 /**
  * Whether a failed read may have failed for its size: GitHub ends a query past 10 seconds
  * and fails large answers, "Something went wrong while executing your query" (which
@@ -482,7 +477,8 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
       ? await read(false)
       : await read(false, false).catch(async (error: unknown) => {
           if (mayBeTooLarge(error)) return read(true)
-          if (noAnswer(error)) return read(false)
+          // No answer at all (a network error, the attempt's deadline): asked again.
+          if (statusOf(error) === undefined) return read(false)
           throw error
         })
   const repository = Answer.safeParse(data).data?.repository
