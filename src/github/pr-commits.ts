@@ -59,30 +59,24 @@ export async function compareFrom(
 ): Promise<Comparison | null> {
   // The head rule and review coverage may ask the same compare (a reviewed commit, the
   // head's parent): one request answers both.
-  const asked = comparesOf(octokit)
+  const asked = compares.get(octokit) ?? new Map<string, Promise<Comparison | null>>()
+  compares.set(octokit, asked)
   const key = compareKey(base, from, head, commits)
-  const known = asked.get(key)
-  if (known) return known
-  const answer = requestCompare(octokit, base, from, head, commits)
+  const answer = asked.get(key) ?? requestCompare(octokit, base, from, head, commits)
   asked.set(key, answer)
   return answer
 }
 
+/** The compares asked for, by client: `from...head` once for the run. */
+const compares = new WeakMap<Octokit, Map<string, Promise<Comparison | null>>>()
+
 /** Whether the compare `from...head` was asked for already. */
 function compared(octokit: Octokit, base: Repo, from: string, head: string): boolean {
-  return comparesOf(octokit).has(compareKey(base, from, head, false))
+  return compares.get(octokit)?.has(compareKey(base, from, head, false)) === true
 }
 
 function compareKey(base: Repo, from: string, head: string, commits: boolean): string {
   return `${base.owner}/${base.repo}/${from}...${head}${commits ? ' with commits' : ''}`
-}
-
-const compares = new WeakMap<Octokit, Map<string, Promise<Comparison | null>>>()
-
-function comparesOf(octokit: Octokit): Map<string, Promise<Comparison | null>> {
-  const known = compares.get(octokit) ?? new Map<string, Promise<Comparison | null>>()
-  compares.set(octokit, known)
-  return known
 }
 
 async function requestCompare(
