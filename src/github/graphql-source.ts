@@ -339,11 +339,8 @@ function byBudget(
  * limit, a 401) is not.
  */
 function mayBeTooLarge(error: unknown): boolean {
-  const { status, errors, message } = error as {
-    status?: unknown
-    errors?: unknown
-    message?: unknown
-  }
+  const { errors, message } = error as { errors?: unknown; message?: unknown }
+  const status = statusOf(error)
   if (status === 500 || status === 502 || status === 504) return true
   const listed = GqlErrors.safeParse(errors).data ?? []
   const texts = [
@@ -357,8 +354,6 @@ function mayBeTooLarge(error: unknown): boolean {
 }
 
 // ------------------------------------------------------------------ the read
-
-type CommitsPage = z.infer<typeof Commits>
 
 /**
  * The PR's commits with their parents, oldest first, the first page read with the PR and
@@ -374,7 +369,7 @@ async function graphOf(
   let page = Commits.safeParse(first).data
   if (!page) return undefined
   const total = page.totalCount
-  const nodes: CommitsPage['nodes'] = [...page.nodes]
+  const nodes = [...page.nodes]
   for (let pages = 1; page.pageInfo.hasNextPage; pages++) {
     const after: string | null = page.pageInfo.endCursor
     if (after === null || pages >= COMMIT_PAGES_CAP) return undefined
