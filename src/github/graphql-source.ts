@@ -449,12 +449,15 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
   const { octokit, owner, repo, number, head, receiptsDir } = options
   const sinkPath = head ? options.branchSinkPath : null
   const roots = bookkeepingRoots(options.bookkeepingPaths)
-  const rootPaths = Object.fromEntries(roots.map((root, i) => [`root${i}`, root]))
-  const variables = {
+  // The PR's commits' variables, for the first read and the commits' later pages.
+  const pullVariables = {
     owner,
     name: repo,
     number,
-    ...rootPaths,
+    ...Object.fromEntries(roots.map((root, i) => [`root${i}`, root]))
+  }
+  const variables = {
+    ...pullVariables,
     ...(head ? { folder: `${head}:${receiptsDir}`, head } : {}),
     ...(sinkPath && head ? { sink: sinkPath } : {})
   }
@@ -497,13 +500,7 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     (graph ??= graphOf(raw.commits, roots, async (after) => {
       const page = await octokit.graphql<{
         repository?: { pullRequest?: { commits?: unknown } }
-      }>(commitsPageQuery(roots.length), {
-        owner,
-        name: repo,
-        number,
-        after,
-        ...rootPaths
-      })
+      }>(commitsPageQuery(roots.length), { ...pullVariables, after })
       return page.repository?.pullRequest?.commits
     }).catch((error: unknown) => {
       if (isBug(error)) throw error
