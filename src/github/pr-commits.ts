@@ -41,9 +41,11 @@ export interface PrCommitsOptions extends Repo {
   baseSha?: string | Promise<string>
 }
 
-/** The PR's changed files (GitHub's diff entries), or why they are unknown. */
-export type FilesList =
-  { files: NonNullable<Comparison['files']> } | { files: null; note: string }
+/** GitHub's diff entries: a compare's, a commit's, a PR's files list. */
+type DiffEntries = NonNullable<Comparison['files']>
+
+/** The PR's changed files, or why they are unknown. */
+export type FilesList = { files: DiffEntries } | { files: null; note: string }
 
 /**
  * The compare `from...head` (`from` a full lowercase id), or null when GitHub knows no
@@ -100,9 +102,7 @@ async function requestCompare(
 }
 
 /** The paths a files list touches: a rename both (moving a receipt in or out of the folder changes it). */
-export function touchedPaths(
-  files: ReadonlyArray<{ filename: string; previous_filename?: string }>
-): string[] {
+export function touchedPaths(files: DiffEntries): string[] {
   return files.flatMap((file) =>
     file.previous_filename ? [file.filename, file.previous_filename] : [file.filename]
   )
@@ -277,9 +277,7 @@ export function prCommitMethods(
 }
 
 /** A files list's paths; null when it is absent or may be cut at GitHub's 300. */
-function listedPaths(
-  files: ReadonlyArray<{ filename: string; previous_filename?: string }> | undefined
-): string[] | null {
+function listedPaths(files: DiffEntries | undefined): string[] | null {
   return files === undefined || files.length >= COMMIT_FILES_PAGE
     ? null
     : touchedPaths(files)
@@ -324,10 +322,7 @@ export async function listPrCommits(options: PrCommitsOptions): Promise<CommitGr
   return { commits: listed.map(graphCommit) }
 }
 
-function graphCommit(commit: {
-  sha: string
-  parents: ReadonlyArray<{ sha: string }>
-}): PrGraphCommit {
+function graphCommit(commit: Comparison['commits'][number]): PrGraphCommit {
   return {
     sha: commit.sha.toLowerCase(),
     parents: commit.parents.map((parent) => parent.sha.toLowerCase())
