@@ -180,19 +180,14 @@ const HistoryAnswer = z.object({
   repository: z.object({ object: z.record(z.string(), z.unknown()) })
 })
 
-/** The author: GraphQL spells a bot's login without REST's `[bot]` (`dependabot`). */
-const GqlAuthor = z.object({ __typename: z.string(), login: z.string().min(1) })
+/** The author as REST spells it: a bot's login with the `[bot]` GraphQL leaves out. */
+const GqlAuthor = z
+  .object({ __typename: z.string(), login: z.string().min(1) })
+  .transform(({ __typename, login }) => (__typename === 'Bot' ? `${login}[bot]` : login))
 /** The labels, when the first page holds them all. */
 const GqlLabels = z
   .object({ totalCount: z.number(), nodes: z.array(z.object({ name: z.string() })) })
   .refine((labels) => labels.nodes.length === labels.totalCount)
-
-/** The author's login as REST spells it, or null when the answer has none. */
-function restLogin(author: unknown): string | null {
-  const found = GqlAuthor.safeParse(author).data
-  if (!found) return null
-  return found.__typename === 'Bot' ? `${found.login}[bot]` : found.login
-}
 
 // ------------------------------------------------------------------ the queries
 
@@ -491,7 +486,7 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     body: raw.body ?? '',
     changedFiles: raw.changedFiles,
     fork: raw.isCrossRepository,
-    author: restLogin(raw.author),
+    author: GqlAuthor.safeParse(raw.author).data ?? null,
     labels: GqlLabels.safeParse(raw.labels).data?.nodes.map((label) => label.name) ?? null
   }
   // Read when coverage asks for it (`coverage: off` asks nothing), its later pages then.
