@@ -214,6 +214,36 @@ describe('a receipts folder too large for one answer', () => {
   }, 60_000)
 })
 
+describe('commits whose trees make the one read too large', () => {
+  it('the listing leaves the trees out too: still GraphQL, coverage by reads, the same report', async () => {
+    // 2,000 files at the root: the PR's last commit's tree alone is ~170 KB of entries.
+    const limit = 100_000
+    const f = await fixture(
+      (reviewed, base) => ({
+        ...Object.fromEntries(
+          Array.from({ length: 2000 }, (_, i) => [
+            `r${String(i).padStart(4, '0')}.txt`,
+            `${i}\n`
+          ])
+        ),
+        [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base)
+      }),
+      {},
+      { graphqlAnswerLimit: limit }
+    )
+    const { gql, rest } = await bothWays(f)
+    expect(reportOf(rest)).toEqual(reportOf(gql))
+    const reads = gql.requests.filter((q) => q.operationId === 'graphql')
+    // The read with the trees was refused; the listing without them was not, nor the
+    // query of the receipt's text after it: no REST read of the PR.
+    expect(reads[0]?.overLimit).toBe(true)
+    for (const q of reads.slice(1)) expect(q.responseBytes).toBeLessThanOrEqual(limit)
+    expect(count(gql, 'pulls/get')).toBe(0)
+    // Coverage reads the PR's commits the trees would have told.
+    expect(count(gql, 'repos/get-commit')).toBeGreaterThan(0)
+  }, 60_000)
+})
+
 describe('GraphQL failing', () => {
   it('refused (FORBIDDEN): the REST source, the same report, and why in the log', async () => {
     const f = await fixture((reviewed, base) => ({

@@ -207,18 +207,19 @@ const query = (name: string, vars: readonly string[], repository: string): strin
  * root tree and its `roots` top folders' entries (`$root0` …): two trees tell code from
  * bookkeeping without reading the commit's files.
  */
-function commitsSelection(after: string, roots: number): string {
+function commitsSelection(after: string, roots: number | null): string {
   const folders = Array.from(
-    { length: roots },
+    { length: roots ?? 0 },
     (_, i) =>
       `root${i}: file(path: $root${i}) { object { ... on Tree { ${TREE_ENTRIES} } } }`
   )
-  const commit = `oid parents(first: 2) { totalCount nodes { oid } } tree { oid ${TREE_ENTRIES} } ${folders.join(' ')}`
+  const trees = roots === null ? '' : `tree { oid ${TREE_ENTRIES} } ${folders.join(' ')}`
+  const commit = `oid parents(first: 2) { totalCount nodes { oid } } ${trees}`
   return `commits(first: 100${after}) { totalCount pageInfo { hasNextPage endCursor } nodes { commit { ${commit} } } }`
 }
-const rootVariables = (roots: number): string[] =>
-  Array.from({ length: roots }, (_, i) => `$root${i}: String!`)
-const commitsPageQuery = (roots: number): string =>
+const rootVariables = (roots: number | null): string[] =>
+  Array.from({ length: roots ?? 0 }, (_, i) => `$root${i}: String!`)
+const commitsPageQuery = (roots: number | null): string =>
   query(
     'receiptGateCommits',
     ['$number: Int!', '$after: String!', ...rootVariables(roots)],
@@ -251,7 +252,7 @@ const ASSOCIATED =
  * make too large an answer).
  */
 function mainQuery(
-  roots: number,
+  roots: number | null,
   withHead: boolean,
   withSink: boolean,
   listing = false
@@ -443,26 +444,32 @@ function isTreeOf(entries: TreeEntries['entries'], oid: string): boolean {
 export async function readWithGraphql(options: GraphqlReadOptions): Promise<GraphqlRead> {
   const { octokit, owner, repo, number, head, receiptsDir } = options
   const sinkPath = head ? options.branchSinkPath : null
+  // The commits' trees are read with them, unless the answer was too large: the listing
+  // then leaves them out too (coverage reads those commits instead).
   const roots = bookkeepingRoots(options.bookkeepingPaths)
+  let trees = true
   // The PR's commits' variables, for the first read and the commits' later pages.
-  const pullVariables = {
+  const pullVariables = (): Record<string, string | number> => ({
     owner,
     name: repo,
     number,
-    ...Object.fromEntries(roots.map((root, i) => [`root${i}`, root]))
-  }
-  const variables = {
-    ...pullVariables,
-    ...(head ? { folder: `${head}:${receiptsDir}`, head } : {}),
-    ...(sinkPath && head ? { sink: sinkPath } : {})
-  }
+    ...(trees ? Object.fromEntries(roots.map((root, i) => [`root${i}`, root])) : {})
+  })
+  const rootCount = (): number | null => (trees ? roots.length : null)
   // The first attempt is not retried by the client: an answer too large for GitHub fails
   // again, and the listing is asked instead; one that never came is asked again.
-  const read = async (listing: boolean, retried = true): Promise<unknown> =>
-    octokit.graphql(mainQuery(roots.length, head !== null, sinkPath !== null, listing), {
-      ...variables,
-      ...(retried ? {} : { request: { retries: 0 } })
-    })
+  const read = async (listing: boolean, retried = true): Promise<unknown> => {
+    trees = !listing
+    return octokit.graphql(
+      mainQuery(rootCount(), head !== null, sinkPath !== null, listing),
+      {
+        ...pullVariables(),
+        ...(head ? { folder: `${head}:${receiptsDir}`, head } : {}),
+        ...(sinkPath && head ? { sink: sinkPath } : {}),
+        ...(retried ? {} : { request: { retries: 0 } })
+      }
+    )
+  }
   // Every text in one answer while the folder is small; a folder too large for one answer
   // is listed with its sizes, and its texts read in bounded batches (readBlobs).
   const data =
@@ -495,7 +502,7 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     (graph ??= graphOf(raw.commits, roots, async (after) => {
       const page = await octokit.graphql<{
         repository?: { pullRequest?: { commits?: unknown } }
-      }>(commitsPageQuery(roots.length), { ...pullVariables, after })
+      }>(commitsPageQuery(rootCount()), { ...pullVariables(), after })
       return page.repository?.pullRequest?.commits
     }).catch((error: unknown) => {
       if (isBug(error)) throw error
