@@ -62,12 +62,10 @@ export function overallConclusion(
 export function worstCurrentVerdict(
   rows: ReadonlyArray<{ currentness: Currentness; verdict: string | null }>
 ): string {
-  const rank = (verdict: string): number =>
-    (VERDICTS as readonly string[]).indexOf(verdict)
-  let worst = ''
-  for (const row of rows) {
-    if (row.currentness !== 'current' || row.verdict === null) continue
-    if (worst === '' || rank(row.verdict) > rank(worst)) worst = row.verdict
-  }
-  return worst
+  const ranks = rows.flatMap((row) =>
+    row.currentness === 'current' && row.verdict !== null
+      ? [(VERDICTS as readonly string[]).indexOf(row.verdict)]
+      : []
+  )
+  return VERDICTS[Math.max(...ranks)] ?? ''
 }
