@@ -70,15 +70,13 @@ export function causes(report: Report): Cause[] {
       `fix the unreadable or ambiguous receipts (receipt-gate validate ${unknown[0]?.path ?? 'FILE'} says why)`
     )
   // From the rows, not only their problem codes: a report built elsewhere (land) may omit them.
-  const failing = (row: Report['receipts'][number]): boolean =>
-    row.currentness === 'current' &&
-    (row.conclusion === 'failure' || row.conclusion === 'action_required')
-  const humans = report.receipts.filter(
-    (row) => failing(row) && row.verdict === 'NEEDS_HUMAN'
+  const failing = report.receipts.filter(
+    (row) =>
+      row.currentness === 'current' &&
+      (row.conclusion === 'failure' || row.conclusion === 'action_required')
   )
-  const asked = report.receipts.filter(
-    (row) => failing(row) && row.verdict !== 'NEEDS_HUMAN'
-  )
+  const humans = failing.filter((row) => row.verdict === 'NEEDS_HUMAN')
+  const asked = failing.filter((row) => row.verdict !== 'NEEDS_HUMAN')
   if (asked.length > 0)
     add(
       'current-not-shipping',
