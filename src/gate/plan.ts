@@ -119,13 +119,10 @@ export function selectPlans(
   } else if (select.mode === 'changed' && changed?.paths === null) {
     notes.push(`${changed.note}: all receipts selected`)
   } else if (select.mode === 'changed' && changed?.paths) {
-    const paths = new Set(changed.paths)
-    const history = changed.paths.filter((path) => path.includes('.history/'))
-    chosen = plans.filter(
-      (plan) =>
-        paths.has(plan.path) ||
-        history.some((path) => path.startsWith(`${plan.path}.history/`))
-    )
+    // A changed history file selects its receipt: the path before its first `.history/`
+    // (a receipt's own path holds none, and ends in `.json`, so no other split fits it).
+    const touched = new Set(changed.paths.map((path) => path.split('.history/')[0]))
+    chosen = plans.filter((plan) => touched.has(plan.path))
     if (chosen.length === 0 && plans.length > 0)
       notes.push(
         `none of the ${plural(plans.length, 'receipt')} changed since the base${base ? ` ${shortSha(base)}` : ''} (select: all checks every one)`
