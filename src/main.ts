@@ -5,7 +5,7 @@
  */
 import * as core from '@actions/core'
 import { context } from '@actions/github'
-import { runRepository, timeScaleFrom, workspaceDir } from './action/context.js'
+import { runRepository, timeScaleFrom } from './action/context.js'
 import { routeEvent } from './action/event.js'
 import { readInputs, type ActionInputs } from './action/inputs.js'
 import { logDebug, logUntrustedLines } from './action/log.js'
@@ -95,7 +95,8 @@ export async function run(): Promise<void> {
     pullHead.catch(() => undefined) // awaited only by the API source's lists
     const head = route.headSha ?? (await read).pull.headSha
     // The receipts: from the workspace when it holds the head's history, else the API.
-    const local = await workspaceSource(workspaceDir(), head, base, logDebug)
+    const workspace = process.env.GITHUB_WORKSPACE
+    const local = await workspaceSource(workspace, head, base, logDebug)
     const source =
       local ??
       apiSource({

@@ -1,6 +1,7 @@
 /**
  * What the run's environment adds to `@actions/github`'s `context` (event, repository,
- * run ids, API and server URLs): the workspace, and the tests' time scale.
+ * run ids, API and server URLs): the repository's names without a throw, and the tests'
+ * time scale.
  */
 import { context } from '@actions/github'
 
@@ -11,11 +12,6 @@ import { context } from '@actions/github'
  */
 export function runRepository(): { owner: string; repo: string } {
   return process.env.GITHUB_REPOSITORY ? context.repo : { owner: '', repo: '' }
-}
-
-/** The runner's workspace (`GITHUB_WORKSPACE`); undefined when unset or empty. */
-export function workspaceDir(): string | undefined {
-  return process.env.GITHUB_WORKSPACE || undefined
 }
 
 /** `RECEIPT_GATE_TIME_SCALE` (default 1): tests shrink every wait and timeout with it. */

@@ -20,9 +20,7 @@ export type EventRoute =
   | { kind: 'nothing'; why: string }
 
 function field(object: JsonValue | undefined, ...path: string[]): JsonValue | undefined {
-  let at: JsonValue | undefined = object
-  for (const key of path) at = isJsonObject(at) ? own(at, key) : undefined
-  return at
+  return path.reduce((at, key) => (isJsonObject(at) ? own(at, key) : undefined), object)
 }
 
 const text = (value: JsonValue | undefined): string | null =>

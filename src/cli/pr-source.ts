@@ -5,6 +5,7 @@
  * CLI's report is the action's. A check run is posted only when asked (`--post`).
  */
 import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { publishReport, type PublishLog, type Published } from '../action/publish.js'
 import { evaluate } from '../gate/evaluate.js'
 import type { GateOptions } from '../gate/options.js'
@@ -87,18 +88,13 @@ export async function prTarget(
 async function ghToken(apiUrl: string): Promise<string | null> {
   const host = URL.canParse(apiUrl) ? new URL(apiUrl).host.replace(/^api\./, '') : ''
   const hostname = host === 'github.com' ? [] : ['--hostname', host]
-  return new Promise((resolve) => {
-    execFile(
-      'gh',
-      ['auth', 'token', ...hostname],
-      { encoding: 'utf8', timeout: 10_000 },
-      (error, stdout) => {
-        const token = stdout.trim()
-        // A token is one printable word; anything else (a prompt, a message) is none.
-        resolve(!error && /^[\x21-\x7e]{1,1000}$/.test(token) ? token : null)
-      }
-    )
-  })
+  const { stdout } = await promisify(execFile)('gh', ['auth', 'token', ...hostname], {
+    encoding: 'utf8',
+    timeout: 10_000
+  }).catch(() => ({ stdout: '' }))
+  const token = stdout.trim()
+  // A token is one printable word; anything else (a prompt, a message, nothing) is none.
+  return /^[\x21-\x7e]{1,1000}$/.test(token) ? token : null
 }
 
 /**
