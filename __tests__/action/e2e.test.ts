@@ -693,9 +693,9 @@ describe('requests (SPEC §9)', () => {
     expect(result.requests.filter((q) => q.operationId === 'graphql')).toHaveLength(1)
   })
 
-  it('a files list of three pages: the receipt on the last one is selected (pages followed from the first, asked beside the PR read)', async () => {
-    // Bookkeeping files that sort before the receipt push it to the third page.
-    const f = await fixture((reviewed, base) => ({
+  /** 230 bookkeeping files that sort before the receipt push it to the third page. */
+  const threePagePr = async (): Promise<Awaited<ReturnType<typeof fixture>>> =>
+    fixture((reviewed, base) => ({
       ...Object.fromEntries(
         Array.from({ length: 230 }, (_, i) => [
           `.flow/a/${String(i).padStart(3, '0')}.json`,
@@ -706,6 +706,9 @@ describe('requests (SPEC §9)', () => {
         item: () => ({ severity: 'P2' })
       })
     }))
+
+  it('a files list of three pages: the receipt on the last one is selected (the first page asked beside the PR read)', async () => {
+    const f = await threePagePr()
     const result = await run(f)
     expect(result.exitCode).toBe(0)
     expect(result.outputs.conclusion).toBe('success')
@@ -715,17 +718,7 @@ describe('requests (SPEC §9)', () => {
   })
 
   it('a files list of three pages: the pages after the first are asked for at once', async () => {
-    const f = await fixture((reviewed, base) => ({
-      ...Object.fromEntries(
-        Array.from({ length: 230 }, (_, i) => [
-          `.flow/a/${String(i).padStart(3, '0')}.json`,
-          '{}\n'
-        ])
-      ),
-      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
-        item: () => ({ severity: 'P2' })
-      })
-    }))
+    const f = await threePagePr()
     f.fake.faults.add({ kind: 'latency', ms: 100, route: '*', times: Infinity })
     try {
       const result = await run(f)
@@ -743,17 +736,7 @@ describe('requests (SPEC §9)', () => {
   })
 
   it('a file count short of the list (a hostile or stale answer) cannot cut it: a full last page reads on', async () => {
-    const f = await fixture((reviewed, base) => ({
-      ...Object.fromEntries(
-        Array.from({ length: 230 }, (_, i) => [
-          `.flow/a/${String(i).padStart(3, '0')}.json`,
-          '{}\n'
-        ])
-      ),
-      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
-        item: () => ({ severity: 'P2' })
-      })
-    }))
+    const f = await threePagePr()
     // The PR read says 10 files: one page, were the count believed.
     f.fake.tweak('graphql', (body: unknown) => {
       const pull = (
