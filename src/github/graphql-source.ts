@@ -445,34 +445,37 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
   const { octokit, owner, repo, number, head, receiptsDir } = options
   const sinkPath = head ? options.branchSinkPath : null
   // The commits' trees are read with them, unless the answer was too large: the listing
-  // then leaves them out too (coverage reads those commits instead).
+  // then leaves them out too (coverage reads those commits instead). Null: no trees.
   const roots = bookkeepingRoots(options.bookkeepingPaths)
-  let trees = true
-  // The PR's commits' variables, for the first read and the commits' later pages.
-  const pullVariables = (): Record<string, string | number> => ({
+  const pullVariables = (rootCount: number | null): Record<string, string | number> => ({
     owner,
     name: repo,
     number,
-    ...(trees ? Object.fromEntries(roots.map((root, i) => [`root${i}`, root])) : {})
+    ...Object.fromEntries(
+      roots.slice(0, rootCount ?? 0).map((root, i) => [`root${i}`, root])
+    )
   })
-  const rootCount = (): number | null => (trees ? roots.length : null)
   // The first attempt is not retried by the client: an answer too large for GitHub fails
   // again, and the listing is asked instead; one that never came is asked again.
-  const read = async (listing: boolean, retried = true): Promise<unknown> => {
-    trees = !listing
-    return octokit.graphql(
-      mainQuery(rootCount(), head !== null, sinkPath !== null, listing),
+  const read = async (
+    listing: boolean,
+    retried = true
+  ): Promise<{ data: unknown; rootCount: number | null }> => {
+    const rootCount = listing ? null : roots.length
+    const data = await octokit.graphql(
+      mainQuery(rootCount, head !== null, sinkPath !== null, listing),
       {
-        ...pullVariables(),
+        ...pullVariables(rootCount),
         ...(head ? { folder: `${head}:${receiptsDir}`, head } : {}),
         ...(sinkPath && head ? { sink: sinkPath } : {}),
         ...(retried ? {} : { request: { retries: 0 } })
       }
     )
+    return { data, rootCount }
   }
   // Every text in one answer while the folder is small; a folder too large for one answer
   // is listed with its sizes, and its texts read in bounded batches (readBlobs).
-  const data =
+  const { data, rootCount } =
     head === null
       ? await read(false)
       : await read(false, false).catch(async (error: unknown) => {
@@ -502,7 +505,7 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     (graph ??= graphOf(raw.commits, roots, async (after) => {
       const page = await octokit.graphql<{
         repository?: { pullRequest?: { commits?: unknown } }
-      }>(commitsPageQuery(rootCount()), { ...pullVariables(), after })
+      }>(commitsPageQuery(rootCount), { ...pullVariables(rootCount), after })
       return page.repository?.pullRequest?.commits
     }).catch((error: unknown) => {
       if (isBug(error)) throw error
