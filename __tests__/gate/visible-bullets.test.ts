@@ -166,6 +166,13 @@ describe('visible task bullets', () => {
     expect(countedMarks(`<!--\n${deep}\n-->\n- [ ] M4 d`)).toEqual(new Set())
   })
 
+  it('reads hostile inline text as text, whatever its size (the inline pass is skipped)', () => {
+    const hostile = ['[a](b'.repeat(13_000), '*a **b'.repeat(10_000), '`'.repeat(30_000)]
+    const body = ['- [ ] M1 a', ...hostile.map((text) => `- [ ] M2 ${text}`), '>'.repeat(65_536)]
+    expect(countedMarks(body.join('\n'))).toEqual(new Set(['M1', 'M2']))
+    expect(visibleTaskBullets(body.join('\n'))).toHaveLength(4)
+  })
+
   it('ends lines as GitHub does: a lone carriage return too', () => {
     expect(visibleTaskBullets('- [ ] M1 a\r```\r- [ ] M2 b\r```\r- [ ] M3 c')).toEqual([
       '- [ ] M1 a',
