@@ -25,7 +25,7 @@ import { isJsonObject } from './receipts/json.js'
 import { evaluate } from './gate/evaluate.js'
 import type { Report } from './gate/report.js'
 import { apiSource } from './github/api-source.js'
-import { createClient, type Octokit } from './github/client.js'
+import { createClient, requestsSent, type Octokit } from './github/client.js'
 import type { GraphqlRead } from './github/graphql-source.js'
 import {
   findPullRequestByHead,
@@ -177,9 +177,14 @@ async function finish(
   failStep: boolean,
   to: PublishTarget
 ): Promise<void> {
+  const publishing = publishReport(report, to)
+  publishing.catch(() => undefined) // awaited below, once the rest is written
+  // The log, the report file and the job summary are written while the check run's
+  // create is on its way, not before it leaves.
+  await requestsSent(to.octokit)
   logReport(report)
   const [published, reportPath] = await Promise.all([
-    publishReport(report, to),
+    publishing,
     writeReportFile(report, to.externalId),
     writeJobSummary(report)
   ])

@@ -3,7 +3,7 @@
  * validate → currentness → gate → audit → annotations → report. Pure functions decide;
  * this module sequences them and asks the source, batching what it can.
  */
-import { mapLimit } from '../util/concurrency.js'
+import { limiter } from '../util/concurrency.js'
 import { shortSha } from '../util/short-sha.js'
 import { buildAnnotations } from './annotations.js'
 import {
@@ -128,14 +128,24 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     options.auditDeferred && body !== null && sinkPath
       ? source.readFile(sinkPath)
       : Promise.resolve(null)
-  const [blobs, sink] = await Promise.all([source.readBlobs(blobsOf(selected)), sinkRead])
-  const pending = selected.map((plan) => classify(plan, blobs))
-  // The head rule's compares go out first; coverage's commit reads join their round.
   const byTrees = treeVerdict(options.bookkeepingPaths, isBookkeeping)
-  const judging = judgeAll(source, pending, options, isBookkeeping, byTrees)
   const isCode = codeTest(isBookkeeping, byTrees)
-  if (prCommits !== null) classifyEarly(source, prCommits, isCode)
-  const judge = await judging
+  // Coverage's commit reads need the PR's commits alone: they leave as those come in,
+  // but the head's, which a compare with its parent may answer.
+  const notHead = (sha: string): boolean => sha !== source.head
+  if (prCommits !== null) classifyEarly(source, prCommits, isCode, notHead)
+  const [blobs, sink] = await Promise.all([source.readBlobs(blobsOf(selected)), sinkRead])
+  const heads = headJudge(source, isBookkeeping, byTrees)
+  const pending: Pending[] = []
+  for (const plan of selected) {
+    const item = classify(plan, blobs)
+    pending.push(item)
+    // A receipt's reviewed commits are asked about (a compare each) before the next
+    // receipt is read, so that reading the rest runs while they are in flight.
+    if (heads.start(reviewedHeads(item))) await source.sent?.()
+  }
+  if (prCommits !== null) classifyEarly(source, prCommits, isCode, (sha) => !notHead(sha))
+  const judge = await judgeAll(source, pending, options, isBookkeeping, heads)
   const diff = await diffFiles
   const placed = placeFindings(
     pending.map((item) => toRow(item, judge, options)),
@@ -282,20 +292,21 @@ async function reviewCoverage(
 }
 
 /**
- * Coverage's commit reads, started beside the head rule's compares so that they add no
- * round trip (which commits to read depends on the PR's commits alone), and after them,
- * so that a diff one of them answers (the head's, when its parent is the reviewed commit)
- * is not read twice. Coverage asks again later: each commit is read once.
+ * Coverage's commit reads (which commits depends on the PR's commits alone), those `which`
+ * keeps, started ahead of coverage so that they add no round trip. Coverage asks again
+ * later: each commit is read once.
  */
 function classifyEarly(
   source: ReceiptSource,
   prCommits: Promise<{ commits: PrCommit[] } | { commits: null; note: string }>,
-  isCode: CodeTest
+  isCode: CodeTest,
+  which: (sha: string) => boolean
 ): void {
   const early = async (): Promise<void> => {
     const listed = await prCommits
     const unlisted = listed.commits === null ? [] : toClassify(listed.commits, isCode)
-    if (unlisted.length > 0) await source.commitPaths?.(unlisted)
+    const asked = unlisted.filter(which)
+    if (asked.length > 0) await source.commitPaths?.(asked)
   }
   // Its failures surface where coverage asks again.
   early().catch(() => undefined)
@@ -325,16 +336,56 @@ function causeOf(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 }
 
+interface HeadJudge {
+  /** Starts judging the SHAs not asked about yet; whether there were any. */
+  start(shas: readonly string[]): boolean
+  /** Every judgement started, by SHA. */
+  all(): Promise<Map<string, HeadJudgement>>
+}
+
+/** The head rule for each reviewed SHA, asked of the source once (at most 8 in flight). */
+function headJudge(
+  source: ReceiptSource,
+  isBookkeeping: BookkeepingMatcher,
+  byTrees: TreeVerdict
+): HeadJudge {
+  const run = limiter(8)
+  const heads = new Map<string, Promise<HeadJudgement>>()
+  const judge = async (sha: string): Promise<HeadJudgement> => {
+    const id = fullObjectId(sha, source.head)
+    return id === null
+      ? notFullIdJudgement(sha)
+      : judgeReviewedHead(id, await source.ancestry(id), isBookkeeping, byTrees)
+  }
+  return {
+    start(shas) {
+      const fresh = shas.filter((sha) => !heads.has(sha))
+      for (const sha of fresh) {
+        const judged = run(async () => judge(sha))
+        // Awaited by `all`; meanwhile a failure must not go unhandled.
+        judged.catch(() => undefined)
+        heads.set(sha, judged)
+      }
+      return fresh.length > 0
+    },
+    async all() {
+      const shas = [...heads.keys()]
+      const answers = await Promise.all(heads.values())
+      return new Map(shas.map((sha, i) => [sha, answers[i] as HeadJudgement]))
+    }
+  }
+}
+
 /**
- * The head rule for every reviewed SHA, each asked of the source once (one
- * compare per SHA, at most 8 in flight), and the history rule for unbound receipts.
+ * The head rule's judgements: those started as the receipts were read, and the history
+ * rule's for unbound receipts.
  */
 async function judgeAll(
   source: ReceiptSource,
   pending: Pending[],
   options: GateOptions,
   isBookkeeping: BookkeepingMatcher,
-  byTrees: TreeVerdict
+  heads: HeadJudge
 ): Promise<Judged> {
   const inferred = new Map<string, InferredHead>()
   const unbound = pending.flatMap((item) =>
@@ -355,17 +406,6 @@ async function judgeAll(
       inferred.set(path, found)
     }
   }
-  const shas = new Set<string>(pending.flatMap(reviewedHeads))
-  for (const value of inferred.values()) if (value.sha) shas.add(value.sha)
-  const judge = async (sha: string): Promise<HeadJudgement> => {
-    const id = fullObjectId(sha, source.head)
-    return id === null
-      ? notFullIdJudgement(sha)
-      : judgeReviewedHead(id, await source.ancestry(id), isBookkeeping, byTrees)
-  }
-  const answers = await mapLimit([...shas], 8, judge)
-  return {
-    heads: new Map([...shas].map((sha, i) => [sha, answers[i] as HeadJudgement])),
-    inferred
-  }
+  heads.start([...inferred.values()].flatMap((value) => (value.sha ? [value.sha] : [])))
+  return { heads: await heads.all(), inferred }
 }

@@ -119,6 +119,12 @@ export interface ReceiptSource {
   /** How `reviewed` relates to the head. */
   ancestry(reviewed: string): Promise<Ancestry>
   /**
+   * Resolves once the requests asked so far have left (the API's client holds each for a
+   * few timer turns first): work started after it runs while they are in flight. Absent
+   * where asking is sending.
+   */
+  sent?(): Promise<void>
+  /**
    * For each receipt (its path and its blob at the head), the newest commit at or before
    * the head that wrote it, or null; answered for all receipts at once.
    */

@@ -13,7 +13,13 @@ import {
 } from '../gate/source.js'
 import { parsePatch } from '../gate/diff-map.js'
 import { isFullId } from '../gate/review-head.js'
-import { GitHubError, isTooLarge, isUnknownName, type Octokit } from './client.js'
+import {
+  GitHubError,
+  isTooLarge,
+  isUnknownName,
+  requestsSent,
+  type Octokit
+} from './client.js'
 import {
   COMPARE_FILES_CAP,
   compareFrom,
@@ -74,6 +80,7 @@ export function apiSource(options: ApiSourceOptions): ReceiptSource {
       : graphOfHead(await listPrCommits(options), head)) ?? (await listsAtHead()).graph
   return {
     head,
+    sent: async () => requestsSent(octokit),
     // Review coverage: the PR's commit graph, ranges over it, classification.
     ...prCommitMethods(options, listGraph),
     // One recursive tree of `dir` only (a whole-repo recursive tree truncates on

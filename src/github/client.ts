@@ -58,6 +58,40 @@ export function attemptTimeoutMs(timeScale: number): number {
 /** 1 s, 2 s, 4 s (before the time scale): `checks.ts` between looks at a write's effect. */
 export const backoff = (attempt: number): number => 1000 * 2 ** attempt
 
+/**
+ * The requests a client was asked for whose first attempt has not reached `fetch` yet.
+ * Octokit's retry and throttling plugins hold each request for about 9 timer turns
+ * (Bottleneck's queues) before it leaves: work the gate starts right after asking would
+ * hold it back, so that work waits for {@link requestsSent} first.
+ */
+class Unsent {
+  private readonly asked = new Set<object>()
+  private readonly waiting: (() => void)[] = []
+
+  ask(request: object): void {
+    this.asked.add(request)
+  }
+
+  left(request: object): void {
+    if (this.asked.delete(request) && this.asked.size === 0)
+      for (const resolve of this.waiting.splice(0)) resolve()
+  }
+
+  async sent(): Promise<void> {
+    // An adapter may ask after an await or two of answers it holds already.
+    await new Promise((resolve) => setImmediate(resolve))
+    if (this.asked.size > 0)
+      await new Promise<void>((resolve) => this.waiting.push(resolve))
+  }
+}
+
+const unsent = new WeakMap<object, Unsent>()
+
+/** Resolves once every request asked of `octokit` so far has left (or failed before). */
+export async function requestsSent(octokit: Octokit): Promise<void> {
+  await unsent.get(octokit)?.sent()
+}
+
 type Params = {
   method: string
   url: string
@@ -68,6 +102,7 @@ type Params = {
 export function createClient(options: ClientOptions): Octokit {
   const { token, timeScale } = options
   const log = options.onRetry ?? (() => undefined)
+  const queue = new Unsent()
   const onLimit = (
     after: number,
     params: Params,
@@ -96,13 +131,14 @@ export function createClient(options: ClientOptions): Octokit {
       }
     },
     // Innermost first: each attempt (retries included) gets its own deadline.
-    perAttempt(timeScale, log),
+    perAttempt(timeScale, log, queue),
     retry,
     throttling
   )
   // Outermost: the token sent to the API only, answers checked (answers.ts); one error
   // type, named by route, without the token.
   const origin = new URL(octokit.request.endpoint.DEFAULTS.baseUrl).origin
+  unsent.set(octokit, queue)
   octokit.hook.wrap('request', async (request, params) => {
     const route = `${params.method} ${params.url}`
     // A list's next page is where its `link` header says: a header naming another
@@ -113,6 +149,7 @@ export function createClient(options: ClientOptions): Octokit {
         `refused ${params.method} ${target.split('?')[0]}: not on the API's origin (${origin}), which alone gets the token`,
         undefined
       )
+    queue.ask(params)
     try {
       const response = await request(params)
       const malformed = malformedAnswer(params.method, params.url, response.data)
@@ -121,6 +158,8 @@ export function createClient(options: ClientOptions): Octokit {
     } catch (error) {
       const { message, status } = describe(error)
       throw new GitHubError(`${route}: ${redact(message, token)}`, status)
+    } finally {
+      queue.left(params)
     }
   })
   return octokit
@@ -131,9 +170,11 @@ export function createClient(options: ClientOptions): Octokit {
  * holds: options handed to the next hook are ignored), keeps plugin-retry off writes,
  * refuses answers that an https request got over http, and logs the retries to come.
  */
-function perAttempt(timeScale: number, log: (line: string) => void) {
+function perAttempt(timeScale: number, log: (line: string) => void, queue: Unsent) {
   return (octokit: Core): void => {
     octokit.hook.wrap('request', async (request, options) => {
+      // The plugins' queues are behind: the request leaves now.
+      queue.left(options)
       const params = options as unknown as Params
       // The product's GraphQL requests are all queries: reads, retried like REST reads.
       const read =
