@@ -127,15 +127,11 @@ describe('review coverage through dist/index.js (API source)', () => {
     expect(
       calls('repos/compare-commits-with-basehead').filter((p) => p.includes(old))
     ).toHaveLength(1)
-    // Every commit is told code or bookkeeping, reviewed ones too: b1 and c2 by their
-    // trees and their parents' (read with the PR), c1 (its parent is on the base side,
-    // whose trees were not read) by a read of its own.
-    const read = calls('repos/get-commit').map(
-      (p) => /\/commits\/([0-9a-f]+)/.exec(p)?.[1]
-    )
+    // Every commit is told code or bookkeeping, reviewed ones too, by its trees and its
+    // parent's, read with the PR: c1's parent, on the base side, as the first commit's.
     // The head b2's only parent is the reviewed c2: the head rule's compare c2...b2 is
-    // b2's diff, asked for once, and no read of its own.
-    expect(read).toEqual([c1])
+    // b2's diff, asked for once.
+    expect(calls('repos/get-commit')).toEqual([])
     expect(
       calls('repos/compare-commits-with-basehead').filter((p) => p.includes(`${c2}...`))
     ).toEqual([expect.stringContaining(`${c2}...${b2}`)])
@@ -143,8 +139,27 @@ describe('review coverage through dist/index.js (API source)', () => {
 
   it("reads the commits to classify in the compare's round trip, not after it", async () => {
     // With 100 ms on every request, a read sent only once the compare is answered would
-    // arrive after it: each read must arrive while the compare is still open.
+    // arrive after it: each read must arrive while the compare is still open. The first
+    // commit's parent comes without its `src` entry: its tree settles nothing, c1 is read.
     fake().faults.add({ kind: 'latency', ms: 100, route: '*', times: Infinity })
+    type Parent = { tree?: { entries?: Array<{ name: string }> } }
+    fake().tweak('graphql', (body: unknown) => {
+      const start = (
+        body as {
+          data?: {
+            repository?: {
+              pullRequest?: {
+                start?: { nodes?: Array<{ commit: { parents: { nodes: Parent[] } } }> }
+              }
+            }
+          }
+        }
+      ).data?.repository?.pullRequest?.start
+      for (const parent of start?.nodes?.[0]?.commit.parents.nodes ?? [])
+        if (parent.tree?.entries)
+          parent.tree.entries = parent.tree.entries.filter((e) => e.name !== 'src')
+      return body
+    })
     try {
       const { run, report } = await action()
       expect(report.coverage).toMatchObject({ commits: 2, reviewed: 2 })
@@ -153,11 +168,12 @@ describe('review coverage through dist/index.js (API source)', () => {
           r.operationId === 'repos/compare-commits-with-basehead' && r.path.includes(c2)
       )!
       const reads = run.requests.filter((r) => r.operationId === 'repos/get-commit')
-      expect(reads).toHaveLength(1)
+      expect(reads.map((r) => r.path)).toEqual([expect.stringContaining(c1)])
       for (const read of reads)
         expect(read.receivedMs).toBeLessThan(compare.receivedMs + compare.durationMs)
     } finally {
       fake().faults.clear()
+      fake().tweak('graphql', undefined)
     }
   })
 

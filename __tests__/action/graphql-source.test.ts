@@ -58,16 +58,15 @@ describe('the GraphQL read', () => {
     const { gql, rest } = await bothWays(f)
     expect(gql.exitCode).toBe(0)
     expect(gql.outputs).toMatchObject({ conclusion: 'success', receipts: '10' })
-    // Review coverage reads the PR's 2 commits' paths: the reviewed one by a commit read;
-    // the head's parent is the reviewed commit, so the compare of the two is its diff.
+    // Review coverage tells the PR's 2 commits apart with no read: the reviewed one by its
+    // tree and its parent's (the first commit's parents come with the read); the head's
+    // parent is the reviewed commit, so the compare of the two is its diff.
     expect(operations(gql)).toEqual([
       'checks/create',
       'graphql',
       'pulls/list-files',
-      'repos/compare-commits-with-basehead',
-      'repos/get-commit'
+      'repos/compare-commits-with-basehead'
     ])
-    expect(count(gql, 'repos/get-commit')).toBe(1)
     expect(count(gql, 'repos/compare-commits-with-basehead')).toBe(1)
     expect(count(gql, 'checks/create')).toBe(1)
     // The same verdicts through REST, at a request per blob.
@@ -211,11 +210,13 @@ describe('a receipts folder too large for one answer', () => {
     for (const q of reads) expect(q.responseBytes).toBeLessThanOrEqual(limit)
     expect(count(gql, 'git/get-blob')).toBe(0)
     expect(count(gql, 'git/get-tree')).toBe(0)
+    // The listing kept the commits' trees: coverage tells them apart without a read.
+    expect(count(gql, 'repos/get-commit')).toBe(0)
   }, 60_000)
 })
 
 describe('commits whose trees make the one read too large', () => {
-  it('the listing leaves the trees out too: still GraphQL, coverage by reads, the same report', async () => {
+  it('the listing without the trees: still GraphQL, coverage by reads, the same report', async () => {
     // 2,000 files at the root: the PR's last commit's tree alone is ~170 KB of entries.
     const limit = 100_000
     const f = await fixture(
@@ -234,10 +235,10 @@ describe('commits whose trees make the one read too large', () => {
     const { gql, rest } = await bothWays(f)
     expect(reportOf(rest)).toEqual(reportOf(gql))
     const reads = gql.requests.filter((q) => q.operationId === 'graphql')
-    // The read with the trees was refused; the listing without them was not, nor the
-    // query of the receipt's text after it: no REST read of the PR.
-    expect(reads[0]?.overLimit).toBe(true)
-    for (const q of reads.slice(1)) expect(q.responseBytes).toBeLessThanOrEqual(limit)
+    // The read with the trees was refused, and the listing with them; the listing without
+    // them was not, nor the query of the receipt's text after it: no REST read of the PR.
+    expect(reads.slice(0, 2).map((q) => q.overLimit)).toEqual([true, true])
+    for (const q of reads.slice(2)) expect(q.responseBytes).toBeLessThanOrEqual(limit)
     expect(count(gql, 'pulls/get')).toBe(0)
     // Coverage reads the PR's commits the trees would have told.
     expect(count(gql, 'repos/get-commit')).toBeGreaterThan(0)

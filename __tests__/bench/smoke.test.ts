@@ -76,7 +76,7 @@ describe('npm run bench (one run of each workload)', () => {
     for (const a of figures.latency) {
       expect(a.requests).toEqual(api.requests)
       // The floor, 2 + ceil(200 / 50): the GraphQL read with the files list, the compare
-      // with coverage's commit reads, the 4 writes. At 0 ms an answer may come before the
+      // (review coverage reads no commit: the trees came with the read), the 4 writes. At 0 ms an answer may come before the
       // next request is sent: the depth means something with a latency.
       if (a.latencyMs > 0) expect(a.depth).toBeLessThanOrEqual(2 + 4)
     }

@@ -140,6 +140,7 @@ const Answer = z.object({
       changedFiles: z.number().catch(0),
       isCrossRepository: z.boolean().catch(false),
       commits: z.unknown().optional(),
+      start: z.unknown().optional(),
       author: z.unknown().optional(),
       labels: z.unknown().optional()
     }),
@@ -208,15 +209,27 @@ const query = (name: string, vars: readonly string[], repository: string): strin
  * bookkeeping without reading the commit's files.
  */
 function commitsSelection(after: string, roots: number | null): string {
-  const folders = Array.from(
-    { length: roots ?? 0 },
-    (_, i) =>
-      `root${i}: file(path: $root${i}) { object { ... on Tree { ${TREE_ENTRIES} } } }`
-  )
-  const trees = roots === null ? '' : `tree { oid ${TREE_ENTRIES} } ${folders.join(' ')}`
+  const trees = roots === null ? '' : treesSelection(roots)
   const commit = `oid parents(first: 2) { totalCount nodes { oid } } ${trees}`
   return `commits(first: 100${after}) { totalCount pageInfo { hasNextPage endCursor } nodes { commit { ${commit} } } }`
 }
+/** A commit's root tree and its `roots` top folders (`$root0` …), each with its entries. */
+function treesSelection(roots: number): string {
+  const folders = Array.from(
+    { length: roots },
+    (_, i) =>
+      `root${i}: file(path: $root${i}) { object { ... on Tree { ${TREE_ENTRIES} } } }`
+  )
+  return `tree { oid ${TREE_ENTRIES} } ${folders.join(' ')}`
+}
+
+/**
+ * The first commit's parents with their trees: outside the PR, the one commit coverage
+ * could not tell from its parent otherwise.
+ */
+const startSelection = (roots: number): string =>
+  `start: commits(first: 1) { nodes { commit { parents(first: 2) { nodes { oid ${treesSelection(roots)} } } } } }`
+
 const rootVariables = (roots: number | null): string[] =>
   Array.from({ length: roots ?? 0 }, (_, i) => `$root${i}: String!`)
 const commitsPageQuery = (roots: number | null): string =>
@@ -271,7 +284,7 @@ function mainQuery(
     pullRequest(number: $number) {
       number body headRefOid baseRefOid headRefName isCrossRepository changedFiles
       author { __typename login } labels(first: 100) { totalCount nodes { name } }
-      ${commitsSelection('', roots)}
+      ${commitsSelection('', roots)} ${roots === null ? '' : startSelection(roots)}
     }
     ${withHead ? (listing ? FOLDER_LISTING : FOLDER) : ''}
     ${withHead ? `head: object(oid: $head) { ... on Commit { ${withSink ? sink : ''} ${ASSOCIATED} } }` : ''}`
@@ -358,7 +371,7 @@ function mayBeTooLarge(error: unknown): boolean {
  * that does not move on, a commit twice, one with more parents than asked for, or odd.
  */
 async function graphOf(
-  first: unknown,
+  { commits: first, start }: { commits?: unknown; start?: unknown },
   roots: readonly string[],
   nextPage: (after: string) => Promise<unknown>
 ): Promise<CommitGraph | undefined> {
@@ -380,14 +393,31 @@ async function graphOf(
     shas.size === total &&
     nodes.every(({ commit }) => commit.parents.totalCount === commit.parents.nodes.length)
   if (!whole) return undefined
+  const outside = Start.safeParse(start).data?.nodes[0]?.commit.parents.nodes ?? []
   return {
     commits: nodes.map(({ commit }) => ({
       sha: commit.oid.toLowerCase(),
       parents: commit.parents.nodes.map(({ oid }) => oid.toLowerCase()),
       tree: commitTree(commit, roots)
-    }))
+    })),
+    outside: outside.flatMap((parent) => {
+      const tree = commitTree(parent, roots)
+      return tree ? [{ sha: parent.oid.toLowerCase(), tree }] : []
+    })
   }
 }
+
+const Start = z.object({
+  nodes: z.array(
+    z.object({
+      commit: z.object({
+        parents: z.object({
+          nodes: z.array(z.object({ oid: z.string().min(1) }).catchall(z.unknown()))
+        })
+      })
+    })
+  )
+})
 
 const TreeEntries = z.object({
   oid: z.string().optional(),
@@ -444,8 +474,8 @@ function isTreeOf(entries: TreeEntries['entries'], oid: string): boolean {
 export async function readWithGraphql(options: GraphqlReadOptions): Promise<GraphqlRead> {
   const { octokit, owner, repo, number, head, receiptsDir } = options
   const sinkPath = head ? options.branchSinkPath : null
-  // The commits' trees are read with them, unless the answer was too large: the listing
-  // then leaves them out too (coverage reads those commits instead). Null: no trees.
+  // The commits' trees are read with them, unless even the listing was too large with
+  // them (coverage reads those commits then). Null: no trees.
   const roots = bookkeepingRoots(options.bookkeepingPaths)
   const pullVariables = (rootCount: number | null): Record<string, string | number> => ({
     owner,
@@ -455,13 +485,11 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
       roots.slice(0, rootCount ?? 0).map((root, i) => [`root${i}`, root])
     )
   })
-  // The first attempt is not retried by the client: an answer too large for GitHub fails
-  // again, and the listing is asked instead; one that never came is asked again.
   const read = async (
-    listing: boolean,
-    retried = true
+    { listing, trees }: { listing: boolean; trees: boolean },
+    retried: boolean
   ): Promise<{ data: unknown; rootCount: number | null }> => {
-    const rootCount = listing ? null : roots.length
+    const rootCount = trees ? roots.length : null
     const data = await octokit.graphql(
       mainQuery(rootCount, head !== null, sinkPath !== null, listing),
       {
@@ -473,17 +501,29 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
     )
     return { data, rootCount }
   }
-  // Every text in one answer while the folder is small; a folder too large for one answer
-  // is listed with its sizes, and its texts read in bounded batches (readBlobs).
+  // Every text in one answer while the folder is small; past GitHub's limits the folder
+  // is listed with its sizes (readBlobs reads its texts in bounded batches), and then
+  // without the commits' trees. Each but the last attempt is not retried by the client:
+  // an answer too large fails again, and the next is asked instead; one that never came
+  // is asked again.
+  const full = { listing: false, trees: true }
+  const attempt = async (
+    asked: { listing: boolean; trees: boolean },
+    tooLarge: () => Promise<{ data: unknown; rootCount: number | null }>
+  ): Promise<{ data: unknown; rootCount: number | null }> =>
+    read(asked, false).catch(async (error: unknown) => {
+      if (mayBeTooLarge(error)) return tooLarge()
+      if (statusOf(error) === undefined) return read(asked, true)
+      throw error
+    })
   const { data, rootCount } =
     head === null
-      ? await read(false)
-      : await read(false, false).catch(async (error: unknown) => {
-          if (mayBeTooLarge(error)) return read(true)
-          // No answer at all (a network error, the attempt's deadline): asked again.
-          if (statusOf(error) === undefined) return read(false)
-          throw error
-        })
+      ? await read(full, true)
+      : await attempt(full, async () =>
+          attempt({ listing: true, trees: true }, async () =>
+            read({ listing: true, trees: false }, true)
+          )
+        )
   const repository = Answer.safeParse(data).data?.repository
   if (!repository) throw new Error('GraphQL answer without the pull request')
   const raw = repository.pullRequest
@@ -502,7 +542,7 @@ export async function readWithGraphql(options: GraphqlReadOptions): Promise<Grap
   // Read when coverage asks for it (`coverage: off` asks nothing), its later pages then.
   let graph: Promise<CommitGraph | undefined> | undefined
   const readGraph = async (): Promise<CommitGraph | undefined> =>
-    (graph ??= graphOf(raw.commits, roots, async (after) => {
+    (graph ??= graphOf(raw, roots, async (after) => {
       const page = await octokit.graphql<{
         repository?: { pullRequest?: { commits?: unknown } }
       }>(commitsPageQuery(rootCount), { ...pullVariables(rootCount), after })

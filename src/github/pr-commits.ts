@@ -11,6 +11,7 @@ import { fullObjectId, isFullId } from '../gate/review-head.js'
 import { shortSha } from '../util/short-sha.js'
 import { limiter } from '../util/concurrency.js'
 import type { PrGraphCommit, ReceiptSource } from '../gate/source.js'
+import type { TreeNode } from '../gate/tree-diff.js'
 import { isUnknownName, type Octokit } from './client.js'
 
 /** GitHub lists at most 250 commits of a pull request. */
@@ -20,7 +21,13 @@ const COMMIT_FILES_PAGE = 300
 export const COMPARE_FILES_CAP = 300
 const CLASSIFY_CONCURRENCY = 8
 
-export type CommitGraph = { commits: PrGraphCommit[] } | { commits: null; note: string }
+export type CommitGraph =
+  | {
+      commits: PrGraphCommit[]
+      /** Commits outside the PR (the first one's parents) with their trees, where read. */
+      outside?: ReadonlyArray<{ sha: string; tree: readonly TreeNode[] }>
+    }
+  | { commits: null; note: string }
 
 /** The graph of a PR at the cap: the list may be cut short, and a missing commit breaks it. */
 const OVER_CAP: CommitGraph = {
@@ -240,7 +247,9 @@ export function prCommitMethods(
       if (listed.commits === null) return listed
       // Merges too (one can carry its own code); paths are listed on demand, where the
       // trees read with the graph (a commit and its one parent's) do not tell.
-      const trees = new Map(listed.commits.map((c) => [c.sha, c.tree]))
+      const trees = new Map(
+        [...(listed.outside ?? []), ...listed.commits].map((c) => [c.sha, c.tree])
+      )
       return {
         commits: listed.commits.map(({ sha, parents, tree }) => {
           const parent = parents.length === 1 ? trees.get(parents[0] ?? '') : undefined

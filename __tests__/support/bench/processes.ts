@@ -201,13 +201,17 @@ export function setLatency(fake: FakeGitHub, ms: number): void {
  */
 export function specMinimum(pr: BenchPr, annotations: number): Record<string, number> {
   // Review coverage (`coverage: report`): the PR's commits come with the GraphQL read,
-  // each with its root tree and `.flow/`'s, which tell code from bookkeeping as git does
-  // wherever the parent's trees came too; a commit whose parent is outside the PR (the
-  // first) is read (every receipt reviewed `reviewed` from the merge base: no compare).
-  const listed = pr.repo.git('rev-list', '--parents', `${pr.base}..${pr.head}`).trim()
+  // each with its root tree and `.flow/`'s, and the first commit's parents with theirs,
+  // which tell code from bookkeeping as git does; another commit whose parent is outside
+  // the PR would be read (every receipt reviewed `reviewed` from the merge base: no compare).
+  const listed = pr.repo
+    .git('rev-list', '--reverse', '--parents', `${pr.base}..${pr.head}`)
+    .trim()
   const lines = listed === '' ? [] : listed.split('\n').map((line) => line.split(' '))
   const inPr = new Set(lines.map(([sha]) => sha))
-  const reads = lines.filter(([, ...parents]) => parents.some((p) => !inPr.has(p))).length
+  const reads = lines
+    .slice(1)
+    .filter(([, ...parents]) => parents.some((p) => !inPr.has(p))).length
   return {
     graphql: 1,
     ...(reads > 0 ? { 'repos/get-commit': reads } : {}),
