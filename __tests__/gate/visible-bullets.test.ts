@@ -168,7 +168,11 @@ describe('visible task bullets', () => {
 
   it('reads hostile inline text as text, whatever its size (the inline pass is skipped)', () => {
     const hostile = ['[a](b'.repeat(13_000), '*a **b'.repeat(10_000), '`'.repeat(30_000)]
-    const body = ['- [ ] M1 a', ...hostile.map((text) => `- [ ] M2 ${text}`), '>'.repeat(65_536)]
+    const body = [
+      '- [ ] M1 a',
+      ...hostile.map((text) => `- [ ] M2 ${text}`),
+      '>'.repeat(65_536)
+    ]
     expect(countedMarks(body.join('\n'))).toEqual(new Set(['M1', 'M2']))
     expect(visibleTaskBullets(body.join('\n'))).toHaveLength(4)
   })
