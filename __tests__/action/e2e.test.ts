@@ -86,15 +86,14 @@ describe('the action on a pull request', () => {
     // Written in pieces (issue 7), read as `check --format json` prints it.
     expect(reportText).toBe(`${JSON.stringify(report, null, 2)}\n`)
     expect(result.stdout).toContain('::stop-commands::')
-    // One GraphQL read (the PR, the receipt's text, the deferral file, the PR's commits),
-    // the REST files list beside it (the patches), one compare, commit reads for review
-    // coverage (issue 25.3: code or bookkeeping), one write.
+    // One GraphQL read (the PR, the receipt's text, the deferral file, the PR's commits
+    // with their trees, which tell review coverage code from bookkeeping), the REST files
+    // list beside it (the patches), one compare, one write.
     expect(operations(result)).toEqual([
       'checks/create',
       'graphql',
       'pulls/list-files',
-      'repos/compare-commits-with-basehead',
-      'repos/get-commit'
+      'repos/compare-commits-with-basehead'
     ])
     // Through REST, the blob's JSON form (base64): fetch would decode a raw answer as text.
     refuseGraphql(f)
@@ -270,8 +269,7 @@ describe('the action on a pull request', () => {
       'checks/create',
       'graphql',
       'pulls/list-files',
-      'repos/compare-commits-with-basehead',
-      'repos/get-commit'
+      'repos/compare-commits-with-basehead'
     ])
     // Through REST, once, by the contents API (encoding: none past 1 MB).
     refuseGraphql(f)
@@ -665,9 +663,8 @@ describe('requests (SPEC §9)', () => {
       graphql: 2,
       'pulls/list-files': 1,
       'repos/compare-commits-with-basehead': 1,
-      // Coverage reads the first commit (its parent is on the base side); the second is
-      // told bookkeeping or code by its tree and its parent's, read with the PR.
-      'repos/get-commit': 1,
+      // Coverage reads no commit: each is told bookkeeping or code by its tree and its
+      // parent's, read with the PR (the first commit's parent too).
       'checks/create': 1
     })
     refuseGraphql(f)

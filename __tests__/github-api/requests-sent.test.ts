@@ -4,6 +4,7 @@
  * A loopback server holds every answer until the test lets it go.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { spawn } from 'node:child_process'
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createClient, requestsSent } from '../../src/github/client.js'
@@ -61,6 +62,36 @@ describe('requestsSent', () => {
     release()
     await Promise.all(asks)
     expect(answered).toBe(3)
+  })
+
+  it('resolves once the request is on the wire: a server in another process has it before the event loop is free again', async () => {
+    // The server answers with the time the request arrived; this process then blocks its
+    // event loop, so a request still inside the client could only leave after that.
+    const server = spawn(process.execPath, [
+      '-e',
+      `const s = require('node:http').createServer((q, r) => { const t = Date.now(); q.resume(); q.on('end', () => { r.setHeader('content-type', 'application/json'); r.end(JSON.stringify({ t })) }) });
+       s.listen(0, '127.0.0.1', () => console.log(s.address().port))`
+    ])
+    try {
+      const port = await new Promise<string>((resolve) =>
+        server.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()))
+      )
+      const octokit = createClient({
+        token: 'ghs_test',
+        baseUrl: `http://127.0.0.1:${port}`,
+        timeScale: 0.001
+      })
+      // A first request opens the connection the next one reuses, as the gate's do.
+      await octokit.request('GET /first')
+      const asked = octokit.request('GET /second')
+      await requestsSent(octokit)
+      const blockedUntil = Date.now() + 300
+      while (Date.now() < blockedUntil);
+      const { data } = await asked
+      expect((data as { t: number }).t).toBeLessThan(blockedUntil)
+    } finally {
+      server.kill()
+    }
   })
 
   it('does not wait for a request that failed before it left', async () => {

@@ -79,11 +79,19 @@ class Unsent {
 
   async sent(): Promise<void> {
     // An adapter may ask after an await or two of answers it holds already.
-    await new Promise((resolve) => setImmediate(resolve))
+    await turn()
     if (this.asked.size > 0)
       await new Promise<void>((resolve) => this.waiting.push(resolve))
+    // From `fetch` to the socket takes undici one more turn of the event loop.
+    await turn()
   }
 }
+
+/** One turn of the event loop. */
+const turn = async (): Promise<void> =>
+  new Promise((resolve) => {
+    setImmediate(resolve)
+  })
 
 const unsent = new WeakMap<object, Unsent>()
 
