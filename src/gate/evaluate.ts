@@ -130,10 +130,6 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
       : Promise.resolve(null)
   const byTrees = treeVerdict(options.bookkeepingPaths, isBookkeeping)
   const isCode = codeTest(isBookkeeping, byTrees)
-  // Coverage's commit reads need the PR's commits alone: they leave as those come in,
-  // but the head's, which a compare with its parent may answer.
-  const notHead = (sha: string): boolean => sha !== source.head
-  if (prCommits !== null) classifyEarly(source, prCommits, isCode, notHead)
   const [blobs, sink] = await Promise.all([source.readBlobs(blobsOf(selected)), sinkRead])
   const heads = headJudge(source, isBookkeeping, byTrees)
   const pending: Pending[] = []
@@ -144,7 +140,8 @@ export async function evaluate(input: EvaluateInput): Promise<Report> {
     // receipt is read, so that reading the rest runs while they are in flight.
     if (heads.start(reviewedHeads(item))) await source.sent?.()
   }
-  if (prCommits !== null) classifyEarly(source, prCommits, isCode, (sha) => !notHead(sha))
+  // Coverage's commit reads (those the trees cannot settle) join the compares' round.
+  if (prCommits !== null) classifyEarly(source, prCommits, isCode)
   const judge = await judgeAll(source, pending, options, isBookkeeping, heads)
   const diff = await diffFiles
   const placed = placeFindings(
@@ -292,21 +289,20 @@ async function reviewCoverage(
 }
 
 /**
- * Coverage's commit reads (which commits depends on the PR's commits alone), those `which`
- * keeps, started ahead of coverage so that they add no round trip. Coverage asks again
- * later: each commit is read once.
+ * Coverage's commit reads, started beside the head rule's compares so that they add no
+ * round trip (which commits to read depends on the PR's commits alone), and after them,
+ * so that a diff one of them answers (the head's, when its parent is the reviewed commit)
+ * is not read twice. Coverage asks again later: each commit is read once.
  */
 function classifyEarly(
   source: ReceiptSource,
   prCommits: Promise<{ commits: PrCommit[] } | { commits: null; note: string }>,
-  isCode: CodeTest,
-  which: (sha: string) => boolean
+  isCode: CodeTest
 ): void {
   const early = async (): Promise<void> => {
     const listed = await prCommits
     const unlisted = listed.commits === null ? [] : toClassify(listed.commits, isCode)
-    const asked = unlisted.filter(which)
-    if (asked.length > 0) await source.commitPaths?.(asked)
+    if (unlisted.length > 0) await source.commitPaths?.(unlisted)
   }
   // Its failures surface where coverage asks again.
   early().catch(() => undefined)
