@@ -205,3 +205,28 @@ describe('the terminal wrap', () => {
     }
   })
 })
+
+describe('a receipt whose names run long', () => {
+  /** A current NEEDS_WORK receipt with a 10,000-character type, and 40 long notes. */
+  const long = reportOf([reportRow({ type: `${'::error::x '.repeat(1000)}` })], {
+    notes: Array.from({ length: 40 }, (_, i) => `note ${i} ${'n'.repeat(200)}`)
+  })
+
+  it('keeps the next step to 500 characters', () => {
+    const next = nextStep(long)
+    expect(
+      next.startsWith('address the findings of impl-fn-1.1.json, then re-run ')
+    ).toBe(true)
+    expect(next).toHaveLength(500)
+    expect(next.endsWith('…')).toBe(true)
+  })
+
+  it('keeps the conclusion, the title and the counts in the smallest summary', () => {
+    const summary = renderSummary(long, 1500)
+    expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(1500)
+    expect(summary).toContain('Review receipts: failure')
+    expect(summary).toContain('**NEEDS\\_WORK — no introduced findings open**')
+    expect(summary).toContain('1 receipt selected')
+    expect(summary).toMatch(/\d+ detail blocks not shown/)
+  })
+})

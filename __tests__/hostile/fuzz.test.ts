@@ -52,7 +52,9 @@ import { prototypeSnapshot } from './prototypes.js'
 const RUNS = Number(process.env.FC_RUNS ?? '') || 1000
 const settings = {
   numRuns: RUNS,
-  ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {})
+  ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
+  // A failure's replay: fast-check prints its seed and path.
+  ...(process.env.FC_PATH ? { path: process.env.FC_PATH, endOnFailure: true } : {})
 }
 const DIR = '.flow/review-receipts'
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)

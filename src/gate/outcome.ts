@@ -42,7 +42,8 @@ export function causes(report: Report): Cause[] {
   const head = shortSha(report.head)
   const out: Cause[] = []
   const add = (code: string, title: string, next: string): void => {
-    out.push({ code, title, next })
+    // A step names receipt files and types, which a receipt may make any length.
+    out.push({ code, title, next: cut(next, NEXT_LIMIT) })
   }
   const rerun = (rows: readonly ReceiptRow[]): string => {
     const types = rows.map((row) => row.type)
@@ -232,6 +233,8 @@ export function reportTitle(report: Report): string {
 
 /** A check run's title holds 255 characters; the report keeps to 250. */
 const TITLE_LIMIT = 250
+/** A next step names a few files and commits: past this, a hostile name is cut. */
+const NEXT_LIMIT = 500
 const cut = (text: string, max: number): string =>
   truncateTo(text, max, (part) => part.length, '…')
 

@@ -99,42 +99,42 @@ function cutNote(dropped: readonly Block[]): string {
   return `\n\n> **Note:** ${parts.join(' and ')} not shown: the summary is limited in size. The JSON report (output \`report\`) has everything.\n`
 }
 
-/** Even the essential blocks do not fit: keep what fits in order, count the rest. */
+/**
+ * Even the essential blocks do not fit: keep each that fits, in order (a long one cut does
+ * not take the short ones after it: the conclusion, the title and the counts stay), and
+ * count the rest.
+ */
 function hardCut(all: readonly Block[], maxBytes: number): string {
   const essential = all.filter((block) => block.priority >= 3)
-  const lesser = all.filter((block) => block.priority < 3)
+  const cut = all.filter((block) => block.priority < 3)
   let out = ''
-  for (let i = 0; i < essential.length; i++) {
-    const next = `${out}${(essential[i] as Block).text}\n`
-    const note = cutNote([...essential.slice(i + 1), ...lesser])
-    if (Buffer.byteLength(next) + Buffer.byteLength(note) > maxBytes)
-      return out + cutNote([...essential.slice(i), ...lesser])
-    out = next
-  }
-  return out + cutNote(lesser)
+  essential.forEach((block, i) => {
+    const next = `${out}${block.text}\n`
+    // Room for the note as if every block after this one were cut too.
+    const note = cutNote([...cut, ...essential.slice(i + 1)])
+    if (Buffer.byteLength(next) + Buffer.byteLength(note) <= maxBytes) out = next
+    else cut.push(block)
+  })
+  return out + cutNote(cut)
 }
 
 function headerBlocks(report: Report): Block[] {
   const required = report.required.length
     ? report.required.map(mdCode).join(', ')
     : 'nothing'
-  const lines = [
-    `## ${ICON[report.conclusion]} Review receipts: ${report.conclusion}`,
-    '',
-    `**${mdInline(reportTitle(report))}**`,
-    '',
+  const conclusion = `## ${ICON[report.conclusion]} Review receipts: ${report.conclusion}\n\n**${mdInline(reportTitle(report))}**\n`
+  const next = [
     `**Next:** ${mdInline(nextStep(report))}`,
-    '',
     ...(report.exempt
       ? [
-          `Exempt: ${mdInline(`${report.exempt.by} ${report.exempt.name}`)} (input ${mdCode(report.exempt.input)}) — no review is required; the receipts it brings are still gated.`,
-          ''
+          `\nExempt: ${mdInline(`${report.exempt.by} ${report.exempt.name}`)} (input ${mdCode(report.exempt.input)}) — no review is required; the receipts it brings are still gated.`
         ]
-      : []),
-    `Head ${mdCode(shortSha(report.head))}${report.base ? ` · changed since ${mdCode(shortSha(report.base))}` : ''} · ${plural(report.receipts.length, 'receipt')} selected · required: ${required}`,
-    ...report.notes.flatMap((note) => ['', `> ${mdInline(note)}`])
-  ]
-  return blocks(3, lines.join('\n'))
+      : [])
+  ].join('\n')
+  const counts = `Head ${mdCode(shortSha(report.head))}${report.base ? ` · changed since ${mdCode(shortSha(report.base))}` : ''} · ${plural(report.receipts.length, 'receipt')} selected · required: ${required}`
+  // Blocks of their own, so that a summary cut short keeps the conclusion and the counts.
+  const notes = report.notes.map((note) => `\n> ${mdInline(note)}`)
+  return blocks(3, conclusion, `${next}\n`, counts, ...notes)
 }
 
 function verdictBlocks(report: Report): Block[] {
