@@ -123,18 +123,14 @@ function headerBlocks(report: Report): Block[] {
     ? report.required.map(mdCode).join(', ')
     : 'nothing'
   const conclusion = `## ${ICON[report.conclusion]} Review receipts: ${report.conclusion}\n\n**${mdInline(reportTitle(report))}**\n`
-  const next = [
-    `**Next:** ${mdInline(nextStep(report))}`,
-    ...(report.exempt
-      ? [
-          `\nExempt: ${mdInline(`${report.exempt.by} ${report.exempt.name}`)} (input ${mdCode(report.exempt.input)}) — no review is required; the receipts it brings are still gated.`
-        ]
-      : [])
-  ].join('\n')
+  const exempt = report.exempt
+    ? `\nExempt: ${mdInline(`${report.exempt.by} ${report.exempt.name}`)} (input ${mdCode(report.exempt.input)}) — no review is required; the receipts it brings are still gated.\n`
+    : ''
+  const next = `**Next:** ${mdInline(nextStep(report))}\n${exempt}`
   const counts = `Head ${mdCode(shortSha(report.head))}${report.base ? ` · changed since ${mdCode(shortSha(report.base))}` : ''} · ${plural(report.receipts.length, 'receipt')} selected · required: ${required}`
   // Blocks of their own, so that a summary cut short keeps the conclusion and the counts.
   const notes = report.notes.map((note) => `\n> ${mdInline(note)}`)
-  return blocks(3, conclusion, `${next}\n`, counts, ...notes)
+  return blocks(3, conclusion, next, counts, ...notes)
 }
 
 function verdictBlocks(report: Report): Block[] {
