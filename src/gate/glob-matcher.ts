@@ -7,6 +7,17 @@ export type BookkeepingMatcher = (path: string) => boolean
 /** A glob that excludes: `!` not followed by `(` (`!(src)/**` is picomatch's negated extglob). */
 export const isExclusion = (glob: string): boolean => /^!(?!\()/.test(glob)
 
+/** The globs that include, and those that exclude without their `!`. */
+export function splitGlobs(globs: readonly string[]): {
+  include: string[]
+  exclude: string[]
+} {
+  return {
+    include: globs.filter((glob) => !isExclusion(glob)),
+    exclude: globs.filter(isExclusion).map((glob) => glob.slice(1))
+  }
+}
+
 /**
  * A list of picomatch globs (dot files included) where a leading `!` excludes: a path
  * matches when some positive glob takes it and no `!` glob does. (picomatch's own `!`
@@ -16,8 +27,7 @@ export const isExclusion = (glob: string): boolean => /^!(?!\()/.test(glob)
  * reading a path as code is the side that cannot let unreviewed code through.
  */
 export function globMatcher(globs: readonly string[]): BookkeepingMatcher {
-  const include = globs.filter((glob) => !isExclusion(glob))
-  const exclude = globs.filter(isExclusion).map((glob) => glob.slice(1))
+  const { include, exclude } = splitGlobs(globs)
   const yes = include.length > 0 ? picomatch(include, { dot: true }) : () => false
   const no =
     exclude.length > 0 ? picomatch(exclude, { dot: true, nocase: true }) : () => false

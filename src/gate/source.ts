@@ -3,7 +3,7 @@
  * local git plumbing (the CLI; the action when the workspace holds the head) or the API.
  */
 import type { FileHunks } from './diff-map.js'
-import type { TreeNode } from './tree-diff.js'
+import type { CommitTrees, TreeNode } from './tree-diff.js'
 
 /**
  * Where a decision the report does not show is told (a fallback, an unknown and its cause):
@@ -49,7 +49,7 @@ export type Ancestry =
       commits: number
       note?: string
       /** The head's root tree and the reviewed commit's, where the source read both. */
-      trees?: { own: readonly TreeNode[]; parent: readonly TreeNode[] }
+      trees?: CommitTrees
     }
 
 /** The newest commit that changed a receipt file, for the history rule of unbound receipts. */
@@ -87,7 +87,7 @@ export interface PrCommit {
    */
   paths: string[] | null
   /** Its root tree's entries and its parent's, where the source read both (the API). */
-  trees?: { own: readonly TreeNode[]; parent: readonly TreeNode[] }
+  trees?: CommitTrees
 }
 
 /** A commit of the PR's graph (merge base..head, merges included) with its parents' ids. */

@@ -8,7 +8,7 @@
  * left to the source's file lists.
  */
 import picomatch from 'picomatch'
-import { isExclusion, type BookkeepingMatcher } from './glob-matcher.js'
+import { splitGlobs, type BookkeepingMatcher } from './glob-matcher.js'
 
 /** A tree entry as far as the source read it: a folder's entries where it read them. */
 export interface TreeNode {
@@ -20,6 +20,12 @@ export interface TreeNode {
   oid: string
   /** A folder's entries, when read: then whole (the source checked them against `oid`). */
   entries?: readonly TreeNode[]
+}
+
+/** A commit's root tree and its parent's, where the source read both. */
+export interface CommitTrees {
+  own: readonly TreeNode[]
+  parent: readonly TreeNode[]
 }
 
 /** Whether a commit changed a code path (true), only bookkeeping (false), or unknown (null). */
@@ -36,9 +42,8 @@ const MAX_ROOTS = 3
  * inclusion's literal part (`.flow` of `.flow/**`). None for a glob that may match anywhere.
  */
 export function bookkeepingRoots(globs: readonly string[]): string[] {
-  const roots = globs
-    .filter((glob) => !isExclusion(glob))
-    .map((glob) => literalBase(glob).split('/')[0] ?? '')
+  const roots = splitGlobs(globs)
+    .include.map((glob) => literalBase(glob).split('/')[0] ?? '')
     .filter((root) => root !== '')
   return [...new Set(roots)].slice(0, MAX_ROOTS)
 }
@@ -96,23 +101,21 @@ export function treeVerdict(
  * literal parts; null when some glob may match under it in part.
  */
 function folderVerdict(globs: readonly string[]): (dir: string) => boolean | null {
-  const include = globs.filter((glob) => !isExclusion(glob))
-  const exclude = globs.filter(isExclusion).map((glob) => glob.slice(1))
+  const { include, exclude } = splitGlobs(globs)
+  const reaches = include.map(literalBase)
+  // The folders an inclusion takes whole (`.flow` of `.flow/**`).
+  const wholes = include.flatMap((glob) => {
+    const { base, glob: rest } = picomatch.scan(glob)
+    const root = base.replace(/\/+$/, '')
+    return rest === '**' && isLiteral(root) ? [root] : []
+  })
+  // Inclusions match as written; exclusions whatever the letter case (as the matcher).
+  const excluded = exclude.map((glob) => literalBase(glob).toLowerCase())
   return (dir) => {
-    // Inclusions match as written; exclusions whatever the letter case (as the matcher).
-    if (!include.some((glob) => mayReach(literalBase(glob), dir))) return true
-    const whole = include.some((glob) => {
-      const { base, glob: rest } = picomatch.scan(glob)
-      const root = base.replace(/\/+$/, '')
-      return (
-        rest === '**' && isLiteral(root) && (dir === root || dir.startsWith(`${root}/`))
-      )
-    })
+    if (!reaches.some((base) => mayReach(base, dir))) return true
+    const whole = wholes.some((root) => dir === root || dir.startsWith(`${root}/`))
     const lower = dir.toLowerCase()
-    const excluded = exclude.some((glob) =>
-      mayReach(literalBase(glob).toLowerCase(), lower)
-    )
-    return whole && !excluded ? false : null
+    return whole && !excluded.some((base) => mayReach(base, lower)) ? false : null
   }
 }
 
