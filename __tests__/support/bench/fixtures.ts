@@ -217,6 +217,11 @@ export interface PrShape {
   generations: number
   /** `.flow/`-only commits after the last review was recorded. */
   bookkeepingAfter: number
+  /**
+   * Source modules the PR's code commits change (receipt k's findings sit in module
+   * k mod `modules`); default one per receipt.
+   */
+  modules?: number
 }
 
 export const PR_10: PrShape = {
@@ -299,7 +304,7 @@ class Importer {
 
 /**
  * A pull request as a Flow-Next team commits it: per round, one code commit changing
- * every task's module, then one `.flow/` commit recording that round's review of every
+ * the tasks' modules, then one `.flow/` commit recording that round's review of every
  * task (the former latest receipt moved into `<receipt>.history/`); after the last round,
  * `bookkeepingAfter` task-status commits. Each round carries forward every finding of
  * the previous one (status `not_fixed`) and adds new ones (`open`), so the last round
@@ -311,7 +316,10 @@ export function buildBenchPr(shape: PrShape): BenchPr {
   const repo = GitRepo.init({ prefix: 'rg-bench-' })
   const importer = new Importer(repo)
   const branch = `refs/heads/${BENCH_BRANCH}`
-  const modules = Array.from({ length: shape.receipts }, (_, k) => `src/mod-${k + 1}.ts`)
+  const modules = Array.from(
+    { length: shape.modules ?? shape.receipts },
+    (_, k) => `src/mod-${k + 1}.ts`
+  )
   const moduleText = (k: number, round: number) =>
     Array.from(
       { length: 200 },
@@ -371,7 +379,7 @@ export function buildBenchPr(shape: PrShape): BenchPr {
             suggestion: prose(150),
             rIds: [`R${(i % 5) + 1}`],
             anchor: {
-              path: modules[k]!,
+              path: modules[k % modules.length]!,
               side: 'head',
               startLine: line,
               endLine: line + (i % 3),
@@ -510,7 +518,7 @@ export function buildBigDiffPr(files = 3, bytes = 50 * 1024 * 1024): BenchPr {
 export function cachedBenchPr(shape: PrShape, cacheDir: string): BenchPr {
   const dir = join(
     cacheDir,
-    `pr-${shape.receipts}x${shape.generations}-${shape.findings}-${shape.bookkeepingAfter}`
+    `pr-${shape.receipts}x${shape.generations}-${shape.findings}-${shape.bookkeepingAfter}-${shape.modules ?? shape.receipts}`
   )
   const metaFile = join(dir, 'bench-pr.json')
   if (!existsSync(metaFile)) {

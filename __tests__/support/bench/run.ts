@@ -67,6 +67,11 @@ export const LATENCIES_MS = [0, 50, 150] as const
 const SCALE_RECEIPTS = [1, 10, 100, 500, 1000] as const
 const SCALE_GENERATIONS = [1, 20] as const
 const SCALE_LATENCY_MS = 50
+/**
+ * The code every scale row's PR changes, whatever its receipts: the rows vary the receipts
+ * folder alone (each 100 files a PR changes cost a files-list page of their own).
+ */
+const SCALE_MODULES = 10
 
 export interface Target {
   name: string
@@ -311,7 +316,8 @@ async function latencyWorkloads(
 }
 
 /**
- * Receipts × generations (`select: all`, 200 findings spread over the receipts) at
+ * Receipts × generations (`select: all`, 200 findings spread over the receipts, in
+ * {@link SCALE_MODULES} changed modules) at
  * {@link SCALE_LATENCY_MS}: the requests must not grow with them. The PRs are built once
  * under build/bench-cache/ (keyed by fixtures.ts: a change to it builds them anew); one
  * run each (the 1,000 × 20 one reads 21,000 files).
@@ -333,7 +339,13 @@ async function scaleWorkloads(
       if (only && !only.includes(`${receipts}x${generations}`)) continue
       log(`scale: ${receipts} receipts × ${generations} generations`)
       const pr = cachedBenchPr(
-        { receipts, generations, findings: 200, bookkeepingAfter: 2 },
+        {
+          receipts,
+          generations,
+          findings: 200,
+          bookkeepingAfter: 2,
+          modules: SCALE_MODULES
+        },
         cacheDir
       )
       const fake = await fakeFor(pr)
