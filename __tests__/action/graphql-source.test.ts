@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import type { ActionRun } from '../support/runner.js'
+import { depth } from '../support/bench/processes.js'
 import {
   DIR,
   prFixture,
@@ -88,6 +89,38 @@ describe('the GraphQL read', () => {
     expect(files!.receivedMs).toBeLessThan(read!.receivedMs + read!.durationMs)
   }, 30_000)
 
+  it('230 findings at 150 ms a request: 8 requests, 7 deep (2 + ceil(230 / 50): the read and the files list, the compare, 5 writes)', async () => {
+    const f = await fixture(
+      (reviewed, base) => ({
+        [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
+          verdict: 'NEEDS_WORK',
+          id: 'fn-7.1',
+          count: 115
+        }),
+        [`${DIR}/impl-fn-7.2.json`]: receiptWith(reviewed, base, {
+          verdict: 'NEEDS_WORK',
+          id: 'fn-7.2',
+          count: 115
+        })
+      }),
+      {},
+      // A latency long enough that a request sent after an answer is a round of its own.
+      { latencyMs: 150 }
+    )
+    const result = await runOnPr(f)
+    expect(result.outputs).toMatchObject({ 'introduced-open': '230' })
+    const routes: Record<string, number> = {}
+    for (const q of result.requests)
+      routes[q.operationId ?? q.route] = (routes[q.operationId ?? q.route] ?? 0) + 1
+    expect(routes).toEqual({
+      graphql: 1,
+      'pulls/list-files': 1,
+      'repos/compare-commits-with-basehead': 1,
+      'checks/create': 1,
+      'checks/update': 4
+    })
+    expect(depth(result.requests)).toBe(7)
+  }, 30_000)
   it('a head the event does not name (workflow_dispatch): the folder in a second query, the deferral file through REST', async () => {
     const f = await fixture(
       (reviewed, base) => ({
