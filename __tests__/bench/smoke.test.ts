@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { formatCompare, runCompare } from '../support/bench/compare.js'
 import { CORE_WORKLOADS } from '../support/bench/core.js'
 import { benchNodeVersion, runNode } from '../support/bench/measure.js'
+import { GRAPHQL_ANSWER_LIMIT } from '../support/bench/processes.js'
 import { formatTable, runBench, type BenchFigures } from '../support/bench/run.js'
 import { withEnv } from '../support/env.js'
 import { PROJECT_ROOT } from '../support/runner.js'
@@ -33,7 +34,7 @@ describe('npm run bench (one run of each workload)', () => {
   it('runs every workload', async () => {
     figures = await runBench({
       ...ONE_RUN,
-      // Not `scale`: its 1,000 × 20 receipts take minutes (`npm run bench` runs it).
+      // Not `scale` whole: its 1,000 × 20 receipts take minutes (two of its rows below).
       only: ['core', 'cli', 'action', 'latency', 'cold'],
       log: (line) =>
         process.env.BENCH_SMOKE_LOG && console.log(`${Date.now() % 100000} ${line}`)
@@ -119,6 +120,28 @@ describe('npm run bench (one run of each workload)', () => {
     ])
       expect(table).toContain(row)
   })
+
+  it('scale, two rows: 500 receipts × 1 in 12 requests; 10 × 20, its folder listed first, in 17; no GraphQL answer over the limit', async () => {
+    // The rows' PRs are built (once, under build/bench-cache/) in a few seconds each.
+    const { scale } = await withEnv('RG_BENCH_SCALE', '500x1,10x20', () =>
+      runBench({ ...ONE_RUN, only: ['scale'] })
+    )
+    const routes = Object.fromEntries(
+      scale.map((s) => [`${s.receipts}x${s.generations}`, s.requests])
+    )
+    const writes = { 'checks/create': 1, 'checks/update': 3 }
+    const compare = { 'repos/compare-commits-with-basehead': 1 }
+    expect(routes).toEqual({
+      // 512 changed files: 6 pages of the files list.
+      '500x1': { graphql: 1, 'pulls/list-files': 6, ...compare, ...writes },
+      // Refused whole, then listed, then 7 batches of texts; 212 changed files.
+      '10x20': { graphql: 9, 'pulls/list-files': 3, ...compare, ...writes }
+    })
+    for (const s of scale) {
+      expect(s.conclusion).toBe('success')
+      expect(s.largestGraphqlAnswerBytes).toBeLessThanOrEqual(GRAPHQL_ANSWER_LIMIT)
+    }
+  }, 180_000)
 
   it('--compare runs each workload on both builds, interleaved', async () => {
     // The build against itself: the table's shape and one sample a side, no figures.
