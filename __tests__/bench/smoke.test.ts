@@ -123,7 +123,7 @@ describe('npm run bench (one run of each workload)', () => {
 
   it('scale, two rows: 500 receipts × 1 in 12 requests; 10 × 20, its folder listed first, in 17; no GraphQL answer over the limit', async () => {
     // The rows' PRs are built (once, under build/bench-cache/) in a few seconds each.
-    const { scale } = await withEnv('RG_BENCH_SCALE', '500x1,10x20', () =>
+    const { scale } = await withEnv('RG_BENCH_SCALE', '500x1,10x20', async () =>
       runBench({ ...ONE_RUN, only: ['scale'] })
     )
     const routes = Object.fromEntries(
