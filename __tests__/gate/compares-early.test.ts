@@ -60,3 +60,47 @@ describe('compares during the read of the receipts', () => {
     ])
   })
 })
+
+describe('receipts the history rule places', () => {
+  it('recorded together in one bookkeeping commit: its parent is asked about once', async () => {
+    const options = parseOptions({ select: 'all', require: '' })
+    const unbound = (n: number): Uint8Array =>
+      new TextEncoder().encode(
+        JSON.stringify({ type: 'impl_review', id: `fn-1.${n}`, verdict: 'SHIP' })
+      )
+    const paths = [1, 2, 3, 4].map((n) => `impl-fn-1.${n}.json`)
+    const memory = memorySource({
+      dir: options.receiptsDir,
+      files: paths.map((path, i) => ({ path, bytes: unbound(i + 1) })),
+      ancestry: new Map([[sha('a'), { kind: 'ahead', commits: 1, changedPaths: [] }]])
+    })
+    const asked: string[] = []
+    const source: ReceiptSource = {
+      ...memory,
+      ancestry: async (reviewed) => {
+        asked.push(reviewed)
+        return memory.ancestry(reviewed)
+      },
+      // Every receipt written by commit b, a bookkeeping commit on top of a.
+      receiptCommits: async (receipts) =>
+        new Map(
+          receipts.map(({ path }) => [
+            path,
+            {
+              sha: sha('b'),
+              parent: sha('a'),
+              changedPaths: paths.map((p) => `${options.receiptsDir}/${p}`)
+            }
+          ])
+        )
+    }
+    const report = await evaluate({ source, options, body: null, branch: null })
+    expect(asked).toEqual([sha('a')])
+    expect(report.receipts.map((row) => row.currentness)).toEqual([
+      'current',
+      'current',
+      'current',
+      'current'
+    ])
+  })
+})

@@ -355,7 +355,8 @@ function headJudge(
   }
   return {
     start(shas) {
-      const fresh = shas.filter((sha) => !heads.has(sha))
+      // Once each: many receipts (all the unbound ones a commit recorded) share a SHA.
+      const fresh = [...new Set(shas)].filter((sha) => !heads.has(sha))
       for (const sha of fresh) {
         const judged = run(async () => judge(sha))
         // Awaited by `all`; meanwhile a failure must not go unhandled.
