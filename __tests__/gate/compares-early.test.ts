@@ -83,15 +83,17 @@ describe('receipts the history rule places', () => {
       },
       // Every receipt written by commit b, a bookkeeping commit on top of a.
       receiptCommits: async (receipts) =>
-        new Map(
-          receipts.map(({ path }) => [
-            path,
-            {
-              sha: sha('b'),
-              parent: sha('a'),
-              changedPaths: paths.map((p) => `${options.receiptsDir}/${p}`)
-            }
-          ])
+        Promise.resolve(
+          new Map(
+            receipts.map(({ path }) => [
+              path,
+              {
+                sha: sha('b'),
+                parent: sha('a'),
+                changedPaths: paths.map((p) => `${options.receiptsDir}/${p}`)
+              }
+            ])
+          )
         )
     }
     const report = await evaluate({ source, options, body: null, branch: null })
