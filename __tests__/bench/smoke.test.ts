@@ -124,7 +124,7 @@ describe('npm run bench (one run of each workload)', () => {
       expect(table).toContain(row)
   })
 
-  it('scale, two rows: 500 receipts × 1 in 12 requests; 10 × 20, its folder listed first, in 17; no GraphQL answer over the limit', async () => {
+  it("scale, two rows: 500 receipts × 1 in 12 requests; 10 × 20, its folder listed first, in 17; no GraphQL answer over the limit; the git source's check run", async () => {
     // The rows' PRs are built (once, under build/bench-cache/) in a few seconds each.
     const { scale } = await withEnv('RG_BENCH_SCALE', '500x1,10x20', async () =>
       runBench({ ...ONE_RUN, only: ['scale'] })
@@ -142,8 +142,12 @@ describe('npm run bench (one run of each workload)', () => {
     })
     for (const s of scale) {
       expect(s.conclusion).toBe('success')
+      // The same check run through the git source: the same verdicts.
+      expect(s.checkRunDigest).toBe(s.gitCheckRunDigest)
       expect(s.largestGraphqlAnswerBytes).toBeLessThanOrEqual(GRAPHQL_ANSWER_LIMIT)
     }
+    // The digests carry the check runs: the two rows' differ.
+    expect(new Set(scale.map((s) => s.checkRunDigest)).size).toBe(2)
   }, 180_000)
 
   it('--compare runs each workload on both builds, interleaved', async () => {

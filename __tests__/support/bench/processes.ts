@@ -3,6 +3,7 @@
  * bundled action through the runner emulation against the local GitHub API, and cold
  * starts. Each run is a fresh `node` process, timed from spawn to exit, with its peak RSS.
  */
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -45,6 +46,11 @@ export interface ActionResult extends ProcessResult {
   source: 'api' | 'git'
   conclusion: string
   annotations: number
+  /**
+   * What the last run's check run says, hashed: its conclusion, title and annotations (the
+   * summary names the source): equal on two sources, the same verdicts.
+   */
+  checkRunDigest: string
   /** Requests of one run by operation (`checks/create`), and the route they map to. */
   requests: Record<string, number>
   requestsTotal: number
@@ -378,6 +384,16 @@ export async function benchAction(
       exitCode: run.exitCode,
       conclusion: run.outputs.conclusion ?? '',
       annotations,
+      checkRunDigest: createHash('sha256')
+        .update(
+          JSON.stringify([
+            checkRun?.conclusion,
+            checkRun?.output.title,
+            checkRun?.annotations
+          ])
+        )
+        .digest('hex')
+        .slice(0, 12),
       requests,
       requestsTotal: run.requests.length,
       roundTrips: roundTrips(run.requests).trips,

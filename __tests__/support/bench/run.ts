@@ -60,6 +60,8 @@ export interface ScaleResult extends ActionResult {
   receipts: number
   generations: number
   receiptFiles: number
+  /** The git source's check run on the same PR, hashed as {@link ActionResult.checkRunDigest}. */
+  gitCheckRunDigest: string
 }
 
 /** Latencies injected on every request of the local API (loopback, near, far). */
@@ -350,23 +352,33 @@ async function scaleWorkloads(
       )
       const fake = await fakeFor(pr)
       try {
-        const result = await benchAction(
-          options.root,
-          `scale-${receipts}x${generations}`,
-          `${receipts} receipts × ${generations} generations`,
-          pr,
-          fake,
-          'api',
-          {
-            runs: 1,
-            warmup: 0,
-            latencyMs: SCALE_LATENCY_MS,
-            selectAll: true,
-            anyConclusion: true,
-            timeoutMs: 180_000
-          }
-        )
-        out.push({ ...result, receipts, generations, receiptFiles: pr.receiptFiles })
+        const run = async (source: 'api' | 'git') =>
+          benchAction(
+            options.root,
+            `scale-${receipts}x${generations}`,
+            `${receipts} receipts × ${generations} generations`,
+            pr,
+            fake,
+            source,
+            {
+              runs: 1,
+              warmup: 0,
+              latencyMs: SCALE_LATENCY_MS,
+              selectAll: true,
+              anyConclusion: true,
+              timeoutMs: 180_000
+            }
+          )
+        const result = await run('api')
+        // The same PR through the git source: its verdicts are what the API's must be.
+        const git = await run('git')
+        out.push({
+          ...result,
+          receipts,
+          generations,
+          receiptFiles: pr.receiptFiles,
+          gitCheckRunDigest: git.checkRunDigest
+        })
       } finally {
         await fake.close()
         pr.repo.cleanup()
@@ -535,6 +547,13 @@ export function checkTargets(f: Omit<BenchFigures, 'targets'>): Target[] {
     }
     const row = (receipts: number, generations: number) =>
       f.scale.filter((s) => s.receipts === receipts && s.generations === generations)
+    const differ = f.scale.filter((s) => s.checkRunDigest !== s.gitCheckRunDigest)
+    add(
+      "scale: the check run as the git source's",
+      'every row',
+      differ.length === 0 ? 'all' : `not: ${differ.map((s) => s.name).join(', ')}`,
+      differ.length === 0
+    )
     bound('scale: requests, 500 receipts × 1', row(500, 1), 12)
     bound('scale: requests, 1,000 receipts × 20', row(1000, 20), 40)
     bound('scale: requests, every row', f.scale, 60)
