@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import type { BuiltObject } from '../support/receipt-builders.js'
 import {
   DIR,
+  receipts230,
   receiptWith,
   refuseGraphql,
   rejectAnnotationsWith,
@@ -138,18 +139,7 @@ describe('the action on a pull request', () => {
   })
 
   it('NEEDS_WORK with 230 anchored findings → failure; 230 annotations in 5 requests of at most 50', async () => {
-    const f = await fixture((reviewed, base) => ({
-      [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
-        verdict: 'NEEDS_WORK',
-        id: 'fn-7.1',
-        count: 115
-      }),
-      [`${DIR}/impl-fn-7.2.json`]: receiptWith(reviewed, base, {
-        verdict: 'NEEDS_WORK',
-        id: 'fn-7.2',
-        count: 115
-      })
-    }))
+    const f = await fixture(receipts230)
     const result = await run(f)
     expect(result.exitCode).toBe(1)
     const checkWrites = writes(result).filter(

@@ -10,6 +10,7 @@ import { depth } from '../support/bench/processes.js'
 import {
   DIR,
   prFixture,
+  receipts230,
   receiptWith,
   refuseGraphql,
   runOnPr,
@@ -91,18 +92,7 @@ describe('the GraphQL read', () => {
 
   it('230 findings at 150 ms a request: 8 requests, 7 deep (2 + ceil(230 / 50): the read and the files list, the compare, 5 writes)', async () => {
     const f = await fixture(
-      (reviewed, base) => ({
-        [`${DIR}/impl-fn-7.1.json`]: receiptWith(reviewed, base, {
-          verdict: 'NEEDS_WORK',
-          id: 'fn-7.1',
-          count: 115
-        }),
-        [`${DIR}/impl-fn-7.2.json`]: receiptWith(reviewed, base, {
-          verdict: 'NEEDS_WORK',
-          id: 'fn-7.2',
-          count: 115
-        })
-      }),
+      receipts230,
       {},
       // A latency long enough that a request sent after an answer is a round of its own.
       { latencyMs: 150 }
@@ -123,6 +113,7 @@ describe('the GraphQL read', () => {
     })
     expect(depth(result.requests)).toBe(7)
   }, 30_000)
+
   it('a head the event does not name (workflow_dispatch): the folder in a second query, the deferral file through REST', async () => {
     const f = await fixture(
       (reviewed, base) => ({

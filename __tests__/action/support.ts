@@ -122,6 +122,16 @@ export function receiptWith(
   )
 }
 
+/** Two NEEDS_WORK receipts of 115 anchored findings each: 230 annotations, 5 writes. */
+export function receipts230(reviewed: string, base: string): Record<string, string> {
+  const receipt = (id: string): string =>
+    receiptWith(reviewed, base, { verdict: 'NEEDS_WORK', id, count: 115 })
+  return {
+    [`${DIR}/impl-fn-7.1.json`]: receipt('fn-7.1'),
+    [`${DIR}/impl-fn-7.2.json`]: receipt('fn-7.2')
+  }
+}
+
 /** Runs dist/index.js against the fake on PR 1 (API source unless `workspace` is given). */
 export async function runOnPr(
   fixture: Pick<PrFixture, 'fake' | 'emptyWorkspace'>,

@@ -77,8 +77,9 @@ describe('npm run bench (one run of each workload)', () => {
     for (const a of figures.latency) {
       expect(a.requests).toEqual(api.requests)
       // The floor, 2 + ceil(200 / 50): the GraphQL read with the files list, the compare
-      // (review coverage reads no commit: the trees came with the read), the 4 writes. At 0 ms an answer may come before the
-      // next request is sent: the depth means something with a latency.
+      // (review coverage reads no commit: the trees came with the read), the 4 writes.
+      // At 0 ms an answer may come before the next request is sent: the depth means
+      // something with a latency.
       if (a.latencyMs > 0) expect(a.depth).toBeLessThanOrEqual(2 + 4)
     }
     const far = figures.latency.find((a) => a.latencyMs === 150)
