@@ -1,6 +1,6 @@
 /**
- * `requestsSent`: resolves once every request asked of the client has reached `fetch`,
- * though Octokit's retry and throttling plugins hold each for a few timer turns first.
+ * `requestsSent`: resolves once every request asked of the client has reached `fetch`
+ * (through Octokit's hooks, a few promise turns after it was asked for).
  * A loopback server holds every answer until the test lets it go.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
