@@ -328,7 +328,10 @@ function cappedFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
       chunks.push(chunk)
     }
     const { status, statusText, headers } = response
-    const read = new Response(Buffer.concat(chunks), { status, statusText, headers })
+    // The answer's own class (undici's, under @actions/github's fetch): node's global
+    // Response would load node's own copy of undici first, ~30 ms after the first answer.
+    const Answer = response.constructor as typeof Response
+    const read = new Answer(Buffer.concat(chunks), { status, statusText, headers })
     // The redirect check reads where the answer came from.
     return Object.defineProperty(read, 'url', { value: response.url })
   }
