@@ -213,17 +213,19 @@ function retrying(timeScale: number, log: (line: string) => void) {
         } catch (error) {
           failure = error
         }
-        const wait = retryAfter(failure, read)
-        if (wait === null || attempt >= MAX_RETRIES) throw failure
+        const retry = retryOf(failure, read)
+        if (retry === null || attempt >= MAX_RETRIES) throw failure
         const { status } = describe(failure)
+        const why = status === undefined ? 'network error' : `HTTP ${status}`
         log(
           `${params.method} ${params.url}: ` +
-            (wait.limit
-              ? `rate limited; retrying in ${wait.seconds} s`
-              : `${status === undefined ? 'network error' : `HTTP ${status}`}; retrying`)
+            (retry === 'backoff'
+              ? `${why}; retrying`
+              : `rate limited; retrying in ${retry.limit} s`)
         )
-        if (!wait.limit && attempt >= retries) throw failure
-        const seconds = wait.limit ? wait.seconds : (attempt + 1) ** 2
+        // Logged all the same when its caller asked for no retry: the caller asks again.
+        if (retry === 'backoff' && attempt >= retries) throw failure
+        const seconds = retry === 'backoff' ? (attempt + 1) ** 2 : retry.limit
         await new Promise((resolve) => setTimeout(resolve, seconds * 1000 * timeScale))
       }
     })
@@ -268,17 +270,14 @@ function graphqlFailure(response: {
   return undefined
 }
 
-/** Seconds to wait; `limit`: a rate limit's (the seconds GitHub asked for). */
-type Wait = { seconds: number; limit: boolean } | null
-
 /**
- * Whether a failure may be asked again, and after how long a rate limit says: null, not
- * (refused for good, or a rate limit past the 60 s this step waits).
+ * How a failure may be asked again: after the seconds a rate limit asks for, after the
+ * backoff (a read that got no answer or a 5xx), or not at all (null: refused for good, or
+ * a rate limit past the 60 s this step waits).
  */
-function retryAfter(
-  error: unknown,
-  read: boolean
-): { seconds: number; limit: boolean } | null {
+type Retry = { limit: number } | 'backoff' | null
+
+function retryOf(error: unknown, read: boolean): Retry {
   // Refused here (too large, a redirect to http): asking again gets the same.
   if (error instanceof GitHubError) return null
   const e = error as {
@@ -288,10 +287,10 @@ function retryAfter(
   }
   const status = e.response === undefined ? undefined : e.status
   if (status !== 403 && status !== 429)
-    return read && transient(status) ? { seconds: 0, limit: false } : null
+    return read && transient(status) ? 'backoff' : null
   const headers = e.response?.headers ?? {}
-  const limited = (seconds: number): Wait =>
-    seconds <= MAX_RATE_LIMIT_WAIT_S ? { seconds, limit: true } : null
+  const limited = (seconds: number): Retry =>
+    seconds <= MAX_RATE_LIMIT_WAIT_S ? { limit: Math.max(0, seconds) } : null
   if (/\bsecondary rate\b/i.test(String(e.message)))
     return limited(Number(headers['retry-after']) || MAX_RATE_LIMIT_WAIT_S)
   if (headers['x-ratelimit-remaining'] === '0' || rateLimited(e.response?.data)) {
