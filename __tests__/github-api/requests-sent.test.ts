@@ -1,7 +1,8 @@
 /**
  * `requestsSent`: resolves once every request asked of the client has reached `fetch`
- * (through Octokit's hooks, a few promise turns after it was asked for).
- * A loopback server holds every answer until the test lets it go.
+ * (through Octokit's hooks, a few promise turns after it was asked for); and requests
+ * one after another reuse the connection. A loopback server holds every answer until the
+ * test lets it go.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { spawn } from 'node:child_process'
@@ -101,5 +102,35 @@ describe('requestsSent', () => {
       .catch((error: unknown) => (error as Error).message)
     await requestsSent(octokit)
     expect(await failing).toMatch(/not on the API's origin/)
+  })
+})
+
+describe('connections', () => {
+  it('requests one after another share one connection: none waits for another handshake', async () => {
+    // A server in another process (in this one, its own work would give the client's
+    // connection time to come free): it answers every request at once, and GET /count
+    // with the connections it accepted.
+    const server = spawn(process.execPath, [
+      '-e',
+      `let n = 0; const s = require('node:http').createServer((q, r) => { q.resume(); q.on('end', () => { r.setHeader('content-type', 'application/json'); r.end(JSON.stringify(q.url === '/count' ? { n } : { id: 1 })) }) });
+       s.keepAliveTimeout = 0; s.on('connection', () => n++);
+       s.listen(0, '127.0.0.1', () => console.log(s.address().port))`
+    ])
+    try {
+      const port = await new Promise<string>((resolve) =>
+        server.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()))
+      )
+      const octokit = createClient({
+        token: 'ghs_test',
+        baseUrl: `http://127.0.0.1:${port}`,
+        timeScale: 0.001
+      })
+      // As the check run's writes go: each sent as soon as the one before is answered.
+      for (let i = 0; i < 5; i++) await octokit.request('POST /write', { i })
+      const { data } = await octokit.request('GET /count')
+      expect(data).toEqual({ n: 1 })
+    } finally {
+      server.kill()
+    }
   })
 })

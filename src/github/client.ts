@@ -326,6 +326,9 @@ function cappedFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
       if (size > MAX_ANSWER_BYTES) throw tooLarge()
       chunks.push(chunk)
     }
+    // undici frees the connection a turn after the body ends: a request sent before then
+    // (the next write, at once) would open another, and pay another TLS handshake.
+    await new Promise((resolve) => setImmediate(resolve))
     const { status, statusText, headers } = response
     // The answer's own class (undici's, under @actions/github's fetch): node's global
     // Response would load node's own copy of undici first, ~30 ms after the first answer.
