@@ -1,8 +1,8 @@
 /**
- * `requestsSent`: resolves once every request asked of the client has reached `fetch`
- * (through Octokit's hooks, a few promise turns after it was asked for); and requests
- * one after another reuse the connection. A loopback server holds every answer until the
- * test lets it go.
+ * `requestsSent`: resolves once every request asked of the client has reached `fetch`,
+ * though Octokit's retry and throttling plugins hold each for a few timer turns first;
+ * and requests one after another reuse the connection. A loopback server holds every
+ * answer until the test lets it go.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { spawn } from 'node:child_process'

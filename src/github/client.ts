@@ -1,12 +1,15 @@
 /**
- * The GitHub client: `@actions/github`'s Octokit with hooks carrying the product's policy
- * (docs/contract.md#check-run-and-report): a 20 s deadline per attempt, reads retried on
- * 5xx and network errors (writes only by `checks.ts`, once it proved the first did not land),
+ * The GitHub client: `@actions/github`'s Octokit with the retry and throttling plugins,
+ * and the product's policy (docs/contract.md#check-run-and-report): a 20 s deadline per attempt, reads retried on 5xx
+ * and network errors (writes only by `checks.ts`, once it proved the first did not land),
  * rate limits waited for up to 60 s, every wait shrunk by `RECEIPT_GATE_TIME_SCALE`;
  * no request (a list's next page included) leaves the API's origin.
  */
 import { getOctokit } from '@actions/github'
 import type { Octokit as Core } from '@octokit/core'
+import { retry } from '@octokit/plugin-retry'
+import { throttling } from '@octokit/plugin-throttling'
+import Bottleneck from 'bottleneck/light.js'
 import { malformedAnswer } from './answers.js'
 
 export const MAX_RETRIES = 3
@@ -57,9 +60,9 @@ export const backoff = (attempt: number): number => 1000 * 2 ** attempt
 
 /**
  * The requests a client was asked for whose first attempt has not reached `fetch` yet.
- * A request reaches `fetch` through Octokit's hooks, a few promise turns after it was
- * asked for: work the gate starts right after asking would hold it back until that work
- * ends, so that work waits for {@link requestsSent} first.
+ * Octokit's retry and throttling plugins hold each request for about 9 timer turns
+ * (Bottleneck's queues) before it leaves: work the gate starts right after asking would
+ * hold it back, so that work waits for {@link requestsSent} first.
  */
 class Unsent {
   private readonly asked = new Set<object>()
@@ -100,7 +103,7 @@ export async function requestsSent(octokit: Octokit): Promise<void> {
 type Params = {
   method: string
   url: string
-  request?: Record<string, unknown> & { retries?: number }
+  request?: Record<string, unknown> & { retryCount?: number }
 }
 
 /** Builds the client. */
@@ -108,12 +111,37 @@ export function createClient(options: ClientOptions): Octokit {
   const { token, timeScale } = options
   const log = options.onRetry ?? (() => undefined)
   const queue = new Unsent()
+  const onLimit = (
+    after: number,
+    params: Params,
+    _octokit: unknown,
+    retryCount: number
+  ): boolean => {
+    if (after > MAX_RATE_LIMIT_WAIT_S || retryCount >= MAX_RETRIES) return false
+    log(`${params.method} ${params.url}: rate limited; retrying in ${after} s`)
+    return true
+  }
   const octokit = getOctokit(
     token,
-    options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, '') } : {},
+    {
+      ...(options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, '') } : {}),
+      retry: {
+        retryAfterBaseValue: 1000 * timeScale,
+        // 429 and 403 are rate limits, the throttling plugin's to wait for.
+        doNotRetry: [400, 401, 403, 404, 410, TOO_LARGE, 422, 429, 451]
+      },
+      throttle: {
+        retryAfterBaseValue: 1000 * timeScale,
+        onRateLimit: onLimit,
+        onSecondaryRateLimit: onLimit,
+        // GitHub's one-second spacing is advice for bulk writes; a run makes a few.
+        write: new Bottleneck.Group({ maxConcurrent: 1 })
+      }
+    },
     // Innermost first: each attempt (retries included) gets its own deadline.
-    perAttempt(timeScale, queue),
-    retrying(timeScale, log)
+    perAttempt(timeScale, log, queue),
+    retry,
+    throttling
   )
   // Outermost: the token sent to the API only, answers checked (answers.ts); one error
   // type, named by route, without the token.
@@ -147,24 +175,39 @@ export function createClient(options: ClientOptions): Octokit {
 
 /**
  * A plugin that bounds each attempt (an AbortSignal on the object the hook chain
- * holds: options handed to the next hook are ignored) and refuses answers that an https
- * request got over http.
+ * holds: options handed to the next hook are ignored), keeps plugin-retry off writes,
+ * refuses answers that an https request got over http, and logs the retries to come.
  */
-function perAttempt(timeScale: number, queue: Unsent) {
+function perAttempt(timeScale: number, log: (line: string) => void, queue: Unsent) {
   return (octokit: Core): void => {
     octokit.hook.wrap('request', async (request, options) => {
-      // The request leaves now.
+      // The plugins' queues are behind: the request leaves now.
       queue.left(options)
       const params = options as unknown as Params
+      // The product's GraphQL requests are all queries: reads, retried like REST reads.
+      const read =
+        params.method === 'GET' ||
+        params.method === 'HEAD' ||
+        /\/graphql$/.test(params.url)
       const signal = AbortSignal.timeout(attemptTimeoutMs(timeScale))
       const fetch = cappedFetch(
         (params.request?.fetch as typeof globalThis.fetch | undefined) ?? globalThis.fetch
       )
-      params.request = { ...params.request, signal, fetch }
+      params.request = {
+        ...params.request,
+        signal,
+        fetch,
+        ...(read ? {} : { retries: 0 })
+      }
+      const retrying = (status: number | undefined): void => {
+        const why = status === undefined ? 'network error' : `HTTP ${status}`
+        if (read && transient(status) && (params.request?.retryCount ?? 0) < MAX_RETRIES)
+          log(`${params.method} ${params.url}: ${why}; retrying`)
+      }
       try {
         const response = await request(options)
         // A body cut by the deadline reads as "" in @octokit/request: not an answer (thrown
-        // as @octokit/request reports a failed attempt, which is retried).
+        // as @octokit/request reports a failed attempt, which plugin-retry retries).
         if (signal.aborted)
           throw Object.assign(new Error('request timed out'), {
             name: 'TimeoutError',
@@ -174,131 +217,30 @@ function perAttempt(timeScale: number, queue: Unsent) {
         // An answer reached over http after an https request (a redirect) is not GitHub's.
         if (options.baseUrl?.startsWith('https:') && response.url?.startsWith('http:'))
           throw new GitHubError(`refused a redirect from https to ${response.url}`, 400)
+        // GraphQL's "Something went wrong" comes as a 200, which plugin-retry retries as a
+        // 500 after this hook: said here like any other 5xx.
+        if (somethingWentWrong(response.data)) retrying(500)
         return response
       } catch (error) {
         const cause = (error as { cause?: unknown }).cause
         if (cause instanceof AnswerTooLarge)
           throw new GitHubError(cause.message, TOO_LARGE)
+        retrying(describe(error).status)
         throw error
       }
     })
   }
 }
 
-/**
- * Retries and rate limits, as the policy says: a read (the product's GraphQL requests are
- * all queries) that got no answer, a 5xx or GraphQL's "Something went wrong" is asked
- * again up to 3 times, after (n + 1)² s; a 403 or 429 rate limit (or GraphQL's
- * RATE_LIMITED) is waited out when GitHub asks for 60 s or less, up to 3 times, reads and
- * writes alike (a write the limit refused did not happen). Octokit's retry and throttling
- * plugins carry the same policy, but hold every request ~15 ms in Bottleneck's timer
- * queues, at any latency (docs/performance.md): this loop asks at once.
- */
-function retrying(timeScale: number, log: (line: string) => void) {
-  return (octokit: Core): void => {
-    octokit.hook.wrap('request', async (request, options) => {
-      const params = options as unknown as Params
-      const read =
-        params.method === 'GET' ||
-        params.method === 'HEAD' ||
-        /\/graphql$/.test(params.url)
-      // A read that may fail for its size asks for none: its caller asks again another way.
-      const retries = params.request?.retries ?? MAX_RETRIES
-      for (let attempt = 0; ; attempt++) {
-        let failure: unknown
-        try {
-          const response = await request(options)
-          failure = graphqlFailure(response)
-          if (failure === undefined) return response
-        } catch (error) {
-          failure = error
-        }
-        const retry = retryOf(failure, read)
-        if (retry === null || attempt >= MAX_RETRIES) throw failure
-        const { status } = describe(failure)
-        const why = status === undefined ? 'network error' : `HTTP ${status}`
-        log(
-          `${params.method} ${params.url}: ` +
-            (retry === 'backoff'
-              ? `${why}; retrying`
-              : `rate limited; retrying in ${retry.limit} s`)
-        )
-        // Logged all the same when its caller asked for no retry: the caller asks again.
-        if (retry === 'backoff' && attempt >= retries) throw failure
-        const seconds = retry === 'backoff' ? (attempt + 1) ** 2 : retry.limit
-        await new Promise((resolve) => setTimeout(resolve, seconds * 1000 * timeScale))
-      }
-    })
-  }
-}
-
-/** The GraphQL errors of an answer, [] for none. */
-function gqlErrors(data: unknown): { type?: unknown; message?: unknown }[] {
+/** GraphQL's answer to a query that failed inside it (plugin-retry's test). */
+const somethingWentWrong = (data: unknown): boolean => {
   const errors = (data as { errors?: unknown } | null | undefined)?.errors
-  return Array.isArray(errors)
-    ? errors.filter((e): e is object => typeof e === 'object' && e !== null)
-    : []
-}
-
-const rateLimited = (data: unknown): boolean =>
-  gqlErrors(data).some((e) => e.type === 'RATE_LIMITED')
-
-/**
- * A GraphQL answer (HTTP 200) whose errors say what an HTTP status would: RATE_LIMITED (a
- * rate limit, as a 403) or "Something went wrong while executing your query" (a 500).
- */
-function graphqlFailure(response: {
-  data: unknown
-  headers: Record<string, unknown>
-}): object | undefined {
-  const failure = (status: number, message: string): object => ({
-    status,
-    message,
-    response: {
-      headers: response.headers,
-      data: { message, errors: gqlErrors(response.data) }
-    }
-  })
-  if (rateLimited(response.data))
-    return failure(403, 'GraphQL rate limit exceeded (RATE_LIMITED)')
-  if (
-    gqlErrors(response.data).some((e) =>
-      /Something went wrong while executing your query/.test(String(e.message))
+  return (
+    Array.isArray(errors) &&
+    /Something went wrong while executing your query/.test(
+      String((errors[0] as { message?: unknown } | undefined)?.message)
     )
   )
-    return failure(500, 'GraphQL: something went wrong while executing the query')
-  return undefined
-}
-
-/**
- * How a failure may be asked again: after the seconds a rate limit asks for, after the
- * backoff (a read that got no answer or a 5xx), or not at all (null: refused for good, or
- * a rate limit past the 60 s this step waits).
- */
-type Retry = { limit: number } | 'backoff' | null
-
-function retryOf(error: unknown, read: boolean): Retry {
-  // Refused here (too large, a redirect to http): asking again gets the same.
-  if (error instanceof GitHubError) return null
-  const e = error as {
-    status?: number
-    message?: unknown
-    response?: { headers?: Record<string, unknown>; data?: unknown }
-  }
-  const status = e.response === undefined ? undefined : e.status
-  if (status !== 403 && status !== 429)
-    return read && transient(status) ? 'backoff' : null
-  const headers = e.response?.headers ?? {}
-  const limited = (seconds: number): Retry =>
-    seconds <= MAX_RATE_LIMIT_WAIT_S ? { limit: Math.max(0, seconds) } : null
-  if (/\bsecondary rate\b/i.test(String(e.message)))
-    return limited(Number(headers['retry-after']) || MAX_RATE_LIMIT_WAIT_S)
-  if (headers['x-ratelimit-remaining'] === '0' || rateLimited(e.response?.data)) {
-    // One second past the reset, as GitHub's docs advise.
-    const reset = Number(headers['x-ratelimit-reset']) || 0
-    return limited(Math.max(Math.ceil(reset - Date.now() / 1000) + 1, 0))
-  }
-  return null
 }
 
 class AnswerTooLarge extends Error {}
@@ -326,9 +268,6 @@ function cappedFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
       if (size > MAX_ANSWER_BYTES) throw tooLarge()
       chunks.push(chunk)
     }
-    // undici frees the connection a turn after the body ends: a request sent before then
-    // (the next write, at once) would open another, and pay another TLS handshake.
-    await new Promise((resolve) => setImmediate(resolve))
     const { status, statusText, headers } = response
     // The answer's own class (undici's, under @actions/github's fetch): node's global
     // Response would load node's own copy of undici first, ~30 ms after the first answer.

@@ -344,7 +344,7 @@ function byBudget(
 /**
  * Whether a failed read may have failed for its size: GitHub ends a query past 10 seconds
  * and fails large answers, "Something went wrong while executing your query" (which
- * the client reports as a 500), or a gateway's 502/504. A refusal (FORBIDDEN, a rate
+ * plugin-retry reports as a 500), or a gateway's 502/504. A refusal (FORBIDDEN, a rate
  * limit, a 401) is not.
  */
 function mayBeTooLarge(error: unknown): boolean {
