@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { spawn } from 'node:child_process'
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createClient, requestsSent } from '../../src/github/client.js'
+import { createClient, requestsSent, type Octokit } from '../../src/github/client.js'
 
 let server: Server
 let baseUrl: string
@@ -32,6 +32,34 @@ function release(): void {
   for (const res of held.splice(0)) {
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end('{"sha": "x"}')
+  }
+}
+
+/**
+ * Runs `test` with a client of a server in another process (in this one, the server's own
+ * work would give the client time). `server` is a script that defines the server as `s`.
+ */
+async function withServerProcess(
+  server: string,
+  test: (octokit: Octokit) => Promise<void>
+): Promise<void> {
+  const child = spawn(process.execPath, [
+    '-e',
+    `${server}; s.listen(0, '127.0.0.1', () => console.log(s.address().port))`
+  ])
+  try {
+    const port = await new Promise<string>((resolve) =>
+      child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()))
+    )
+    await test(
+      createClient({
+        token: 'ghs_test',
+        baseUrl: `http://127.0.0.1:${port}`,
+        timeScale: 0.001
+      })
+    )
+  } finally {
+    child.kill()
   }
 }
 
@@ -68,31 +96,19 @@ describe('requestsSent', () => {
   it('resolves once the request is on the wire: a server in another process has it before the event loop is free again', async () => {
     // The server answers with the time the request arrived; this process then blocks its
     // event loop, so a request still inside the client could only leave after that.
-    const server = spawn(process.execPath, [
-      '-e',
-      `const s = require('node:http').createServer((q, r) => { const t = Date.now(); q.resume(); q.on('end', () => { r.setHeader('content-type', 'application/json'); r.end(JSON.stringify({ t })) }) });
-       s.listen(0, '127.0.0.1', () => console.log(s.address().port))`
-    ])
-    try {
-      const port = await new Promise<string>((resolve) =>
-        server.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()))
-      )
-      const octokit = createClient({
-        token: 'ghs_test',
-        baseUrl: `http://127.0.0.1:${port}`,
-        timeScale: 0.001
-      })
-      // A first request opens the connection the next one reuses, as the gate's do.
-      await octokit.request('GET /first')
-      const asked = octokit.request('GET /second')
-      await requestsSent(octokit)
-      const blockedUntil = Date.now() + 300
-      while (Date.now() < blockedUntil);
-      const { data } = await asked
-      expect((data as { t: number }).t).toBeLessThan(blockedUntil)
-    } finally {
-      server.kill()
-    }
+    await withServerProcess(
+      `const s = require('node:http').createServer((q, r) => { const t = Date.now(); q.resume(); q.on('end', () => { r.setHeader('content-type', 'application/json'); r.end(JSON.stringify({ t })) }) })`,
+      async (octokit) => {
+        // A first request opens the connection the next one reuses, as the gate's do.
+        await octokit.request('GET /first')
+        const asked = octokit.request('GET /second')
+        await requestsSent(octokit)
+        const blockedUntil = Date.now() + 300
+        while (Date.now() < blockedUntil);
+        const { data } = await asked
+        expect((data as { t: number }).t).toBeLessThan(blockedUntil)
+      }
+    )
   })
 
   it('does not wait for a request that failed before it left', async () => {
@@ -107,30 +123,17 @@ describe('requestsSent', () => {
 
 describe('connections', () => {
   it('requests one after another share one connection: none waits for another handshake', async () => {
-    // A server in another process (in this one, its own work would give the client's
-    // connection time to come free): it answers every request at once, and GET /count
-    // with the connections it accepted.
-    const server = spawn(process.execPath, [
-      '-e',
+    // The server answers every request at once, and GET /count with the connections it
+    // accepted.
+    await withServerProcess(
       `let n = 0; const s = require('node:http').createServer((q, r) => { q.resume(); q.on('end', () => { r.setHeader('content-type', 'application/json'); r.end(JSON.stringify(q.url === '/count' ? { n } : { id: 1 })) }) });
-       s.keepAliveTimeout = 0; s.on('connection', () => n++);
-       s.listen(0, '127.0.0.1', () => console.log(s.address().port))`
-    ])
-    try {
-      const port = await new Promise<string>((resolve) =>
-        server.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()))
-      )
-      const octokit = createClient({
-        token: 'ghs_test',
-        baseUrl: `http://127.0.0.1:${port}`,
-        timeScale: 0.001
-      })
-      // As the check run's writes go: each sent as soon as the one before is answered.
-      for (let i = 0; i < 5; i++) await octokit.request('POST /write', { i })
-      const { data } = await octokit.request('GET /count')
-      expect(data).toEqual({ n: 1 })
-    } finally {
-      server.kill()
-    }
+       s.keepAliveTimeout = 0; s.on('connection', () => n++)`,
+      async (octokit) => {
+        // As the check run's writes go: each sent as soon as the one before is answered.
+        for (let i = 0; i < 5; i++) await octokit.request('POST /write', { i })
+        const { data } = await octokit.request('GET /count')
+        expect(data).toEqual({ n: 1 })
+      }
+    )
   })
 })
